@@ -1,0 +1,68 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Layers, lowest first: Rx ← HTTP, Search ← Signalbox ← signalbox (executable).
+// HTTP knows nothing of search; Search knows nothing of HTTP.
+let package = Package(
+    name: "Signalbox",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Rx", targets: ["Rx"]),
+        .library(name: "RxTest", targets: ["RxTest"]),
+        .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "Search", targets: ["Search"]),
+        .library(name: "Signalbox", targets: ["Signalbox"]),
+        .executable(name: "signalbox", targets: ["SignalboxCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // Reactive core and traits (RxSwift 6 names). No dependencies.
+        .target(name: "Rx"),
+        .target(name: "RxTest", dependencies: ["Rx"]),
+
+        // HTTP/1.1 server over POSIX sockets and Dispatch.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(
+            name: "HTTP",
+            dependencies: [
+                "Rx", "CZlib",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The search index. No HTTP.
+        .target(name: "Search", resources: [.copy("Resources")]),
+
+        // The service: endpoints, lookups, change feed, store, metrics.
+        .target(
+            name: "Signalbox",
+            dependencies: [
+                "Rx", "HTTP", "Search",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .executableTarget(
+            name: "SignalboxCLI",
+            dependencies: [
+                "Signalbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "RxTests", dependencies: ["Rx", "RxTest"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Rx", "RxTest"]),
+        .testTarget(name: "SearchTests", dependencies: ["Search"]),
+        .testTarget(name: "SignalboxTests", dependencies: ["Signalbox", "Rx", "RxTest", "HTTP", "Search"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// Placeholder: the Rx module is being built.

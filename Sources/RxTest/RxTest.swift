@@ -1,0 +1,1 @@
+// Placeholder: the RxTest module is being built.

@@ -1,0 +1,1 @@
+// Placeholder: the Search module is being built.

@@ -1,0 +1,1 @@
+// Placeholder: the Signalbox module is being built.
