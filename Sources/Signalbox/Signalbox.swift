@@ -1,1 +1,0 @@
-// Placeholder: the Signalbox module is being built.
