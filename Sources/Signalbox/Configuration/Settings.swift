@@ -1,0 +1,66 @@
+/// Every setting of the service, with its default.
+///
+/// Values come, highest priority first, from command-line flags, `SIGNALBOX_…`
+/// environment variables, the configuration file (JSON, `Config/signalbox.json`
+/// by default) and these defaults. ``SettingsCatalog`` names each one, and
+/// says which take effect on a running server when SIGHUP reloads the file.
+public struct Settings: Sendable, Equatable {
+    // MARK: Fixed at start
+
+    /// Address to listen on.
+    public var host = "0.0.0.0"
+    /// TCP port to listen on.
+    public var port = 8080
+    /// A data set to serve instead of the embedded cities (NDJSON or GeoNames cities file).
+    public var dataPath: String?
+    /// The SQLite file that records every write.
+    public var storePath = "signalbox.sqlite"
+    /// Bearer key that writes must present.
+    public var apiKey: String?
+    /// Development only: accept writes without a key when none is configured.
+    public var allowUnauthenticatedWrites = false
+    /// Listen backlog.
+    public var backlog = 512
+    /// Longest request line (414 beyond).
+    public var maxRequestLineBytes = 8 * 1024
+    /// Largest header section (431 beyond).
+    public var maxHeaderBytes = 32 * 1024
+    /// Most header fields (431 beyond).
+    public var maxHeaderFields = 100
+    /// Largest request body (413 beyond).
+    public var maxBodyBytes = 1024 * 1024
+    /// Change events kept for `Last-Event-ID` resumes.
+    public var eventHistory = 1024
+    /// Most search results kept in the shared lookup cache.
+    public var cacheMaxEntries = 10_000
+
+    // MARK: Reloadable on SIGHUP
+
+    /// Most open connections; one more is answered 503 and closed.
+    public var maxConnections = 10_000
+    /// Seconds to receive a whole request head (408 beyond: slowloris).
+    public var headerTimeout = 10.0
+    /// Seconds between body reads before the request fails with 408.
+    public var bodyTimeout = 30.0
+    /// Seconds a keep-alive connection may stay idle.
+    public var idleTimeout = 60.0
+    /// Seconds a write may wait on a client that stopped reading.
+    public var writeTimeout = 30.0
+    /// Seconds between SSE comment heartbeats.
+    public var heartbeatInterval = 15.0
+    /// Bytes queued for one SSE client before it is dropped as too slow.
+    public var sseSendQueueBytes = 256 * 1024
+    /// Smallest response body that is gzip-compressed when the client accepts it.
+    public var gzipMinBytes = 1024
+    /// Seconds a cached search result lives without requests.
+    public var cacheTTL = 60.0
+    /// Seconds that in-flight requests get to finish on SIGTERM.
+    public var shutdownGracePeriod = 10.0
+    /// Log level: trace, debug, info, notice, warning, error, critical.
+    public var logLevel = "info"
+    /// Log format: text or json.
+    public var logFormat = "text"
+
+    /// The defaults.
+    public init() {}
+}

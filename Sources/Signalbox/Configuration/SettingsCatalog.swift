@@ -1,0 +1,166 @@
+import Configuration
+
+/// One named setting: its key, what it means, and how to read and check it.
+public struct SettingDescriptor: Sendable {
+    /// Dotted key, as in the JSON file (`http.maxConnections` is `{"http": {"maxConnections": …}}`).
+    public let key: String
+    /// One line for `--help` and the README.
+    public let summary: String
+    /// Whether SIGHUP applies a new value to the running server.
+    public let reloadable: Bool
+    /// The default, as text.
+    public let defaultText: String
+    let defaultContent: ConfigContent?
+    let read: @Sendable (ConfigReader, inout Settings) throws -> Void
+
+    /// The environment variable that sets it, e.g. `SIGNALBOX_HTTP_MAX_CONNECTIONS`.
+    public var environmentVariable: String {
+        var name = "SIGNALBOX_"
+        var previousWasLower = false
+        for character in key {
+            if character == "." {
+                name += "_"
+                previousWasLower = false
+            } else if character.isUppercase {
+                if previousWasLower { name += "_" }
+                name += String(character)
+                previousWasLower = false
+            } else {
+                name += character.uppercased()
+                previousWasLower = character.isLowercase || character.isNumber
+            }
+        }
+        return name
+    }
+}
+
+/// An invalid setting: stops the start (or a reload) with a clear message.
+public struct SettingsError: Error, CustomStringConvertible {
+    /// What is wrong, naming the key and its environment variable.
+    public let description: String
+}
+
+/// The table of every setting. Loading, validation, `--help`, the defaults
+/// file and the README's reference all come from here.
+public enum SettingsCatalog {
+    public static var all: [SettingDescriptor] {
+        let defaults = Settings()
+        return [
+            string("host", \.host, defaults, "Address to listen on"),
+            int("port", \.port, 0...65535, defaults, "TCP port to listen on"),
+            optionalString("data", \.dataPath, "Data set to serve instead of the embedded cities (NDJSON or GeoNames cities file)"),
+            string("store", \.storePath, defaults, "SQLite file that records every write"),
+            optionalString("apiKey", \.apiKey, "Bearer key that writes must present"),
+            bool("allowUnauthenticatedWrites", \.allowUnauthenticatedWrites, defaults,
+                 "Development only: accept writes without a key when no key is configured"),
+            int("http.backlog", \.backlog, 1...65535, defaults, "Listen backlog"),
+            int("http.maxRequestLineBytes", \.maxRequestLineBytes, 64...1 << 20, defaults, "Longest request line (414 beyond)"),
+            int("http.maxHeaderBytes", \.maxHeaderBytes, 256...1 << 22, defaults, "Largest header section (431 beyond)"),
+            int("http.maxHeaderFields", \.maxHeaderFields, 1...10_000, defaults, "Most header fields (431 beyond)"),
+            int("http.maxBodyBytes", \.maxBodyBytes, 0...1 << 30, defaults, "Largest request body (413 beyond)"),
+            int("events.history", \.eventHistory, 0...1_000_000, defaults, "Change events kept for Last-Event-ID resumes"),
+            int("cache.maxEntries", \.cacheMaxEntries, 1...10_000_000, defaults, "Most search results in the shared lookup cache"),
+            int("http.maxConnections", \.maxConnections, 1...1_000_000, defaults,
+                "Most open connections; one more gets 503", reloadable: true),
+            seconds("http.headerTimeout", \.headerTimeout, defaults, "Seconds to receive a request head (408 beyond)"),
+            seconds("http.bodyTimeout", \.bodyTimeout, defaults, "Seconds between body reads (408 beyond)"),
+            seconds("http.idleTimeout", \.idleTimeout, defaults, "Seconds a keep-alive connection may stay idle"),
+            seconds("http.writeTimeout", \.writeTimeout, defaults, "Seconds a write may wait on a client that stopped reading"),
+            seconds("sse.heartbeatInterval", \.heartbeatInterval, defaults, "Seconds between SSE heartbeat comments"),
+            int("sse.sendQueueBytes", \.sseSendQueueBytes, 1024...1 << 30, defaults,
+                "Bytes queued for one SSE client before it is dropped as too slow", reloadable: true),
+            int("http.gzipMinBytes", \.gzipMinBytes, 0...1 << 30, defaults,
+                "Smallest body that is gzip-compressed when the client accepts it", reloadable: true),
+            seconds("cache.ttl", \.cacheTTL, defaults, "Seconds a cached search result lives without requests"),
+            seconds("shutdown.gracePeriod", \.shutdownGracePeriod, defaults, "Seconds in-flight requests get to finish on SIGTERM"),
+            choice("log.level", \.logLevel, ["trace", "debug", "info", "notice", "warning", "error", "critical"], defaults, "Log level"),
+            choice("log.format", \.logFormat, ["text", "json"], defaults, "Log format"),
+        ]
+    }
+
+    static func setting(
+        _ key: String, _ summary: String, reloadable: Bool, defaultText: String, defaultContent: ConfigContent?,
+        read: @escaping @Sendable (ConfigReader, inout Settings) throws -> Void
+    ) -> SettingDescriptor {
+        SettingDescriptor(
+            key: key, summary: summary, reloadable: reloadable, defaultText: defaultText,
+            defaultContent: defaultContent, read: read)
+    }
+
+    static func int(
+        _ key: String, _ path: WritableKeyPath<Settings, Int> & Sendable, _ range: ClosedRange<Int>,
+        _ defaults: Settings, _ summary: String, reloadable: Bool = false
+    ) -> SettingDescriptor {
+        let value = defaults[keyPath: path]
+        return setting(key, summary, reloadable: reloadable, defaultText: String(value), defaultContent: .int(value)) {
+            reader, settings in
+            let found = try reader.requiredInt(forKey: ConfigKey(key))
+            guard range.contains(found) else {
+                throw SettingsError(description: "\(found) is outside \(range.lowerBound)...\(range.upperBound)")
+            }
+            settings[keyPath: path] = found
+        }
+    }
+
+    static func seconds(
+        _ key: String, _ path: WritableKeyPath<Settings, Double> & Sendable, _ defaults: Settings, _ summary: String
+    ) -> SettingDescriptor {
+        let value = defaults[keyPath: path]
+        return setting(key, summary, reloadable: true, defaultText: "\(value)", defaultContent: .double(value)) {
+            reader, settings in
+            let found = try reader.requiredDouble(forKey: ConfigKey(key))
+            guard found.isFinite, found > 0, found <= 86_400 else {
+                throw SettingsError(description: "\(found) is not a number of seconds in (0, 86400]")
+            }
+            settings[keyPath: path] = found
+        }
+    }
+
+    static func string(
+        _ key: String, _ path: WritableKeyPath<Settings, String> & Sendable, _ defaults: Settings, _ summary: String
+    ) -> SettingDescriptor {
+        let value = defaults[keyPath: path]
+        return setting(key, summary, reloadable: false, defaultText: value, defaultContent: .string(value)) {
+            reader, settings in
+            let found = try reader.requiredString(forKey: ConfigKey(key))
+            guard !found.isEmpty else { throw SettingsError(description: "must not be empty") }
+            settings[keyPath: path] = found
+        }
+    }
+
+    static func optionalString(
+        _ key: String, _ path: WritableKeyPath<Settings, String?> & Sendable, _ summary: String
+    ) -> SettingDescriptor {
+        setting(key, summary, reloadable: false, defaultText: "(none)", defaultContent: nil) { reader, settings in
+            let found = reader.string(forKey: ConfigKey(key))
+            settings[keyPath: path] = (found?.isEmpty ?? true) ? nil : found
+        }
+    }
+
+    static func bool(
+        _ key: String, _ path: WritableKeyPath<Settings, Bool> & Sendable, _ defaults: Settings, _ summary: String
+    ) -> SettingDescriptor {
+        let value = defaults[keyPath: path]
+        return setting(key, summary, reloadable: false, defaultText: String(value), defaultContent: .bool(value)) {
+            reader, settings in
+            settings[keyPath: path] = try reader.requiredBool(forKey: ConfigKey(key))
+        }
+    }
+
+    static func choice(
+        _ key: String, _ path: WritableKeyPath<Settings, String> & Sendable, _ allowed: [String],
+        _ defaults: Settings, _ summary: String
+    ) -> SettingDescriptor {
+        let value = defaults[keyPath: path]
+        return setting(
+            key, "\(summary): \(allowed.joined(separator: ", "))", reloadable: true, defaultText: value,
+            defaultContent: .string(value)
+        ) { reader, settings in
+            let found = try reader.requiredString(forKey: ConfigKey(key)).lowercased()
+            guard allowed.contains(found) else {
+                throw SettingsError(description: "\"\(found)\" is not one of \(allowed.joined(separator: ", "))")
+            }
+            settings[keyPath: path] = found
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import Signalbox
+
+@Suite struct SettingsTests {
+    /// The package root, so the test reads the committed `Config/` whatever the working directory.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    func temporaryFile(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("signalbox-\(UUID().uuidString).json").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func defaultsWithoutAnySource() async throws {
+        let settings = try await SettingsLoader.load(configFile: try temporaryFile("{}"), environment: [:])
+        #expect(settings == Settings())
+    }
+
+    @Test func committedDefaultsFileMatchesTheBuiltInDefaults() async throws {
+        let path = Self.root.appendingPathComponent("Config/signalbox.json").path
+        let settings = try await SettingsLoader.load(configFile: path, environment: [:])
+        #expect(settings == Settings())
+        let json = try String(contentsOfFile: path, encoding: .utf8)
+        for descriptor in SettingsCatalog.all where descriptor.defaultContent != nil {
+            let leaf = descriptor.key.split(separator: ".").last!
+            #expect(json.contains("\"\(leaf)\""), "Config/signalbox.json lacks \(descriptor.key)")
+        }
+    }
+
+    @Test func flagsBeatEnvironmentWhichBeatsTheFile() async throws {
+        let file = try temporaryFile(#"{"port": 7000, "host": "127.0.0.1", "http": {"maxConnections": 5}}"#)
+        let settings = try await SettingsLoader.load(
+            overrides: ["port": "9090"],
+            configFile: file,
+            environment: ["SIGNALBOX_PORT": "8081", "SIGNALBOX_HTTP_MAX_CONNECTIONS": "7", "SIGNALBOX_API_KEY": "k"]
+        )
+        #expect(settings.port == 9090)
+        #expect(settings.host == "127.0.0.1")
+        #expect(settings.maxConnections == 7)
+        #expect(settings.apiKey == "k")
+    }
+
+    @Test func environmentVariableNames() {
+        let names = Dictionary(uniqueKeysWithValues: SettingsCatalog.all.map { ($0.key, $0.environmentVariable) })
+        #expect(names["apiKey"] == "SIGNALBOX_API_KEY")
+        #expect(names["http.maxConnections"] == "SIGNALBOX_HTTP_MAX_CONNECTIONS")
+        #expect(names["sse.heartbeatInterval"] == "SIGNALBOX_SSE_HEARTBEAT_INTERVAL")
+        #expect(names["data"] == "SIGNALBOX_DATA")
+    }
+
+    @Test(arguments: [
+        ("SIGNALBOX_PORT", "eighty", "port"),
+        ("SIGNALBOX_PORT", "70000", "port"),
+        ("SIGNALBOX_HTTP_HEADER_TIMEOUT", "-1", "http.headerTimeout"),
+        ("SIGNALBOX_LOG_FORMAT", "xml", "log.format"),
+    ])
+    func invalidValuesStopWithTheKeyNamed(variable: String, value: String, key: String) async throws {
+        let file = try temporaryFile("{}")
+        let error = await #expect(throws: SettingsError.self) {
+            try await SettingsLoader.load(configFile: file, environment: [variable: value])
+        }
+        #expect(error?.description.contains(key) == true)
+        #expect(error?.description.contains(variable) == true)
+    }
+
+    @Test func missingNamedConfigFileIsAnError() async throws {
+        await #expect(throws: SettingsError.self) {
+            try await SettingsLoader.load(configFile: "/nonexistent/signalbox.json", environment: [:])
+        }
+    }
+
+    @Test func unknownFlagIsAnError() async throws {
+        await #expect(throws: SettingsError.self) {
+            try await SettingsLoader.load(overrides: ["nope": "1"], configFile: try temporaryFile("{}"), environment: [:])
+        }
+    }
+}
