@@ -1,1 +1,48 @@
-print("signalbox: not yet wired")
+import ArgumentParser
+import Signalbox
+
+/// `signalbox`: parse flags, then hand over to the service.
+@main
+struct SignalboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signalbox",
+        abstract: "A self-hosted instant-search service whose endpoints are Rx traits.",
+        discussion: SettingsReference.helpText
+    )
+
+    @Option(help: "Address to listen on (SIGNALBOX_HOST).") var host: String?
+    @Option(help: "TCP port to listen on (SIGNALBOX_PORT).") var port: Int?
+    @Option(help: "JSON configuration file (SIGNALBOX_CONFIG; default \(SettingsLoader.defaultConfigFile) if present).")
+    var config: String?
+    @Option(help: "Data set to serve instead of the embedded cities (SIGNALBOX_DATA).") var data: String?
+    @Option(help: "SQLite file that records every write (SIGNALBOX_STORE).") var store: String?
+    @Option(help: "Bearer key that writes must present (SIGNALBOX_API_KEY).") var apiKey: String?
+    @Flag(help: "Development only: accept writes without a key when none is configured.")
+    var allowUnauthenticatedWrites = false
+    @Option(help: "Log level (SIGNALBOX_LOG_LEVEL).") var logLevel: String?
+    @Option(help: "Log format: text or json (SIGNALBOX_LOG_FORMAT).") var logFormat: String?
+    @Option(name: .customLong("set"), help: ArgumentHelp("Any setting below, as key=value.", valueName: "key=value"))
+    var settings: [String] = []
+
+    func run() async throws {
+        var overrides: [String: String] = [:]
+        for pair in settings {
+            guard let equals = pair.firstIndex(of: "=") else {
+                throw ValidationError("--set takes key=value, got \(pair)")
+            }
+            overrides[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        let named: [(String, String?)] = [
+            ("host", host), ("port", port.map(String.init)), ("data", data), ("store", store), ("apiKey", apiKey),
+            ("log.level", logLevel), ("log.format", logFormat),
+            ("allowUnauthenticatedWrites", allowUnauthenticatedWrites ? "true" : nil),
+        ]
+        for case (let key, let value?) in named { overrides[key] = value }
+        let source = SettingsSource(overrides: overrides, configFile: config)
+        do {
+            try await ServiceRunner.run(source)
+        } catch let error as SettingsError {
+            throw ValidationError(error.description)
+        }
+    }
+}
