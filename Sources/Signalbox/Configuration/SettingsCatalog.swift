@@ -12,6 +12,10 @@ public struct SettingDescriptor: Sendable {
     public let defaultText: String
     let defaultContent: ConfigContent?
     let read: @Sendable (ConfigReader, inout Settings) throws -> Void
+    /// Whether two settings agree on this one.
+    let same: @Sendable (Settings, Settings) -> Bool
+    /// Copies this one setting from the first to the second.
+    let copy: @Sendable (Settings, inout Settings) -> Void
 
     /// The environment variable that sets it, e.g. `SIGNALBOX_HTTP_MAX_CONNECTIONS`.
     public var environmentVariable: String {
@@ -78,13 +82,20 @@ public enum SettingsCatalog {
         ]
     }
 
-    static func setting(
-        _ key: String, _ summary: String, reloadable: Bool, defaultText: String, defaultContent: ConfigContent?,
+    /// The keys whose values differ between `old` and `new`.
+    public static func changedKeys(from old: Settings, to new: Settings) -> [String] {
+        all.filter { !$0.same(old, new) }.map(\.key)
+    }
+
+    static func setting<Value: Equatable>(
+        _ key: String, _ path: WritableKeyPath<Settings, Value> & Sendable, _ summary: String, reloadable: Bool,
+        defaultText: String, defaultContent: ConfigContent?,
         read: @escaping @Sendable (ConfigReader, inout Settings) throws -> Void
     ) -> SettingDescriptor {
         SettingDescriptor(
             key: key, summary: summary, reloadable: reloadable, defaultText: defaultText,
-            defaultContent: defaultContent, read: read)
+            defaultContent: defaultContent, read: read,
+            same: { $0[keyPath: path] == $1[keyPath: path] }, copy: { $1[keyPath: path] = $0[keyPath: path] })
     }
 
     static func int(
@@ -92,7 +103,7 @@ public enum SettingsCatalog {
         _ defaults: Settings, _ summary: String, reloadable: Bool = false
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
-        return setting(key, summary, reloadable: reloadable, defaultText: String(value), defaultContent: .int(value)) {
+        return setting(key, path, summary, reloadable: reloadable, defaultText: String(value), defaultContent: .int(value)) {
             reader, settings in
             let found = try reader.requiredInt(forKey: ConfigKey(key))
             guard range.contains(found) else {
@@ -106,7 +117,7 @@ public enum SettingsCatalog {
         _ key: String, _ path: WritableKeyPath<Settings, Double> & Sendable, _ defaults: Settings, _ summary: String
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
-        return setting(key, summary, reloadable: true, defaultText: "\(value)", defaultContent: .double(value)) {
+        return setting(key, path, summary, reloadable: true, defaultText: "\(value)", defaultContent: .double(value)) {
             reader, settings in
             let found = try reader.requiredDouble(forKey: ConfigKey(key))
             guard found.isFinite, found > 0, found <= 86_400 else {
@@ -120,7 +131,7 @@ public enum SettingsCatalog {
         _ key: String, _ path: WritableKeyPath<Settings, String> & Sendable, _ defaults: Settings, _ summary: String
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
-        return setting(key, summary, reloadable: false, defaultText: value, defaultContent: .string(value)) {
+        return setting(key, path, summary, reloadable: false, defaultText: value, defaultContent: .string(value)) {
             reader, settings in
             let found = try reader.requiredString(forKey: ConfigKey(key))
             guard !found.isEmpty else { throw SettingsError(description: "must not be empty") }
@@ -131,7 +142,7 @@ public enum SettingsCatalog {
     static func optionalString(
         _ key: String, _ path: WritableKeyPath<Settings, String?> & Sendable, _ summary: String
     ) -> SettingDescriptor {
-        setting(key, summary, reloadable: false, defaultText: "(none)", defaultContent: nil) { reader, settings in
+        setting(key, path, summary, reloadable: false, defaultText: "(none)", defaultContent: nil) { reader, settings in
             let found = reader.string(forKey: ConfigKey(key))
             settings[keyPath: path] = (found?.isEmpty ?? true) ? nil : found
         }
@@ -141,7 +152,7 @@ public enum SettingsCatalog {
         _ key: String, _ path: WritableKeyPath<Settings, Bool> & Sendable, _ defaults: Settings, _ summary: String
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
-        return setting(key, summary, reloadable: false, defaultText: String(value), defaultContent: .bool(value)) {
+        return setting(key, path, summary, reloadable: false, defaultText: String(value), defaultContent: .bool(value)) {
             reader, settings in
             settings[keyPath: path] = try reader.requiredBool(forKey: ConfigKey(key))
         }
@@ -153,7 +164,7 @@ public enum SettingsCatalog {
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
         return setting(
-            key, "\(summary): \(allowed.joined(separator: ", "))", reloadable: true, defaultText: value,
+            key, path, "\(summary): \(allowed.joined(separator: ", "))", reloadable: true, defaultText: value,
             defaultContent: .string(value)
         ) { reader, settings in
             let found = try reader.requiredString(forKey: ConfigKey(key)).lowercased()

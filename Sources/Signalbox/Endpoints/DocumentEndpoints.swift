@@ -1,0 +1,89 @@
+import Foundation
+import HTTP
+import HTTPTypes
+import Rx
+import Search
+
+/// `GET /documents/{id}` (a Maybe), `PUT` and `DELETE` (Completables).
+struct DocumentEndpoints {
+    let documents: DocumentService
+    let authorization: @Sendable () -> WriteAuthorization
+
+    func register(on router: Router) {
+        router.get("/documents/:id") { request -> Maybe<Document> in
+            documents.document(id: request.parameters["id"] ?? "")
+        }
+
+        router.put("/documents/:id") { request -> Completable in
+            do {
+                try authorization().check(request)
+                let document = try DocumentInput.decode(request, id: request.parameters["id"] ?? "")
+                return documents.upsert(document)
+            } catch {
+                return .error(error)
+            }
+        }
+
+        router.delete("/documents/:id") { request -> Completable in
+            do {
+                try authorization().check(request)
+                return documents.delete(id: request.parameters["id"] ?? "")
+            } catch {
+                return .error(error)
+            }
+        }
+    }
+}
+
+/// The body of `PUT /documents/{id}`: a document whose `id` may be left out.
+struct DocumentInput: Decodable {
+    var id: String?
+    var name: String
+    var alternateNames: [String]?
+    var rank: Double?
+    var attributes: [String: AttributeValue]?
+
+    /// Decodes and checks the body: 415 for a non-JSON type, 400 for malformed JSON,
+    /// 422 for JSON that is not a valid document.
+    static func decode(_ request: Request, id: String) throws(HTTPError) -> Document {
+        if let type = request.headerFields[.contentType],
+            !type.lowercased().hasPrefix("application/json") && !type.lowercased().contains("+json")
+        {
+            throw HTTPError(.unsupportedMediaType, detail: "Send the document as application/json.")
+        }
+        let input: DocumentInput
+        do {
+            input = try JSONDecoder().decode(DocumentInput.self, from: Data(request.body))
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw HTTPError(.badRequest, detail: "The body is not valid JSON.")
+        } catch let error as DecodingError {
+            throw HTTPError(.unprocessableContent, detail: Self.describe(error))
+        } catch {
+            throw HTTPError(.badRequest, detail: "The body is not valid JSON.")
+        }
+        if let bodyID = input.id, bodyID != id {
+            throw HTTPError(.unprocessableContent, detail: "The body's id \(bodyID) differs from the path's id \(id).")
+        }
+        let document = Document(
+            id: id, name: input.name, alternateNames: input.alternateNames ?? [], rank: input.rank ?? 0,
+            attributes: input.attributes ?? [:])
+        do {
+            try document.validate()
+        } catch {
+            throw HTTPError(.unprocessableContent, detail: "\(error)")
+        }
+        return document
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map(\.stringValue).joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, _): return "The field \(key.stringValue) is required."
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "The field \(path(context)) has the wrong type: \(context.debugDescription)"
+        @unknown default: return "The body is not a valid document."
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Dispatch
+import Foundation
+import HTTP
+import HTTPTypes
+import Rx
+
+/// `GET /search` (a Single over the shared lookup) and `GET /search/live` (its Driver over SSE).
+struct SearchEndpoints {
+    let lookups: SearchLookups
+
+    func register(on router: Router) {
+        router.get("/search") { request -> Single<Response> in
+            let started = DispatchTime.now().uptimeNanoseconds
+            let query: SearchQuery
+            do { query = try SearchParameters.query(from: request) } catch { return .error(error) }
+            let ifNoneMatch = request.headerFields[.ifNoneMatch]
+            return lookups.first(query).map { payload in
+                var fields: HTTPFields = [.eTag: payload.etag, .cacheControl: "no-cache"]
+                if let ifNoneMatch, Self.matches(ifNoneMatch, etag: payload.etag) {
+                    return Response(status: .notModified, headerFields: fields)
+                }
+                fields[.contentType] = "application/json"
+                let took = Int((DispatchTime.now().uptimeNanoseconds &- started) / 1000)
+                return Response(status: .ok, headerFields: fields, body: payload.body(tookMicroseconds: took))
+            }
+        }
+
+        router.get("/search/live") { request -> Driver<ServerSentEvent> in
+            let query: SearchQuery
+            do { query = try SearchParameters.query(from: request) } catch { return Driver.empty() }
+            return lookups.driver(for: query).map { payload in
+                ServerSentEvent(
+                    event: "result",
+                    data: String(decoding: payload.body(tookMicroseconds: payload.computeMicroseconds), as: UTF8.self))
+            }
+        }
+    }
+
+    /// `If-None-Match` comparison (RFC 9110 §13.1.2): weak comparison, `*` matches any.
+    static func matches(_ header: String, etag: String) -> Bool {
+        let wanted = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
+        for candidate in header.split(separator: ",") {
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            if tag == wanted { return true }
+        }
+        return false
+    }
+}

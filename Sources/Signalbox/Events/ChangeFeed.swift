@@ -1,0 +1,91 @@
+import DequeModule
+import Foundation
+import Rx
+import Synchronization
+
+/// The change feed: a `Signal` of every change (shared upstream, no replay)
+/// and, beside it, a bounded history that serves `Last-Event-ID` resumes.
+final class ChangeFeed: Sendable {
+    /// What a subscriber gets first when it resumes.
+    enum Start: Equatable {
+        /// Only what happens from now on (a fresh client).
+        case now
+        /// Everything after this event id, if the history still holds it.
+        case after(Int64)
+    }
+
+    /// What one client receives: missed events, a reset, or live changes.
+    enum Item: Sendable, Equatable {
+        case change(ChangeEvent)
+        /// The history no longer holds what the client missed: it should reload its state.
+        case reset(lastSequence: Int64)
+    }
+
+    private struct State {
+        var history: Deque<ChangeEvent> = []
+        var lastSequence: Int64
+    }
+
+    private let relay = PublishRelay<ChangeEvent>()
+    private let state: Mutex<State>
+    private let capacity: Int
+    /// Every change, for the server's own subscribers (the lookup cache). Not replayed.
+    let changes: Signal<ChangeEvent>
+
+    /// - Parameters:
+    ///   - lastSequence: the id of the latest change already stored (from a previous run).
+    ///   - capacity: how many events the history keeps.
+    init(lastSequence: Int64, capacity: Int) {
+        state = Mutex(State(lastSequence: lastSequence))
+        self.capacity = capacity
+        changes = relay.asSignal()
+    }
+
+    /// The id of the latest change.
+    var lastSequence: Int64 { state.withLock { $0.lastSequence } }
+
+    /// Records `event` and sends it to every subscriber. Called by the single writer, in sequence order.
+    func publish(_ event: ChangeEvent) {
+        state.withLock { state in
+            state.history.append(event)
+            if state.history.count > capacity { state.history.removeFirst(state.history.count - capacity) }
+            state.lastSequence = event.sequence
+            // Inside the lock, so a subscriber that snapshots the history
+            // either sees this event there or receives it from the relay.
+            relay.accept(event)
+        }
+    }
+
+    /// The stream for one `/events` client: what it missed (or a reset), then live changes.
+    ///
+    /// Live changes come from the one shared ``changes`` upstream; the
+    /// missed ones from the history, taken under the same lock as ``publish``
+    /// so nothing falls between the two and nothing comes twice.
+    func stream(from start: Start) -> Signal<Item> {
+        Observable<Item>.create { [self] observer in
+            let subscription = SingleAssignmentDisposable()
+            state.withLock { state in
+                var delivered = state.lastSequence
+                if case .after(let lastSeen) = start, lastSeen < state.lastSequence {
+                    let oldestKept = state.history.first?.sequence ?? state.lastSequence + 1
+                    if lastSeen + 1 >= oldestKept {
+                        for event in state.history where event.sequence > lastSeen { observer.onNext(.change(event)) }
+                    } else {
+                        observer.onNext(.reset(lastSequence: state.lastSequence))
+                    }
+                } else if case .after(let lastSeen) = start, lastSeen > state.lastSequence {
+                    // An id this server never gave (or from a lost store): start over.
+                    observer.onNext(.reset(lastSequence: state.lastSequence))
+                }
+                delivered = state.lastSequence
+                subscription.setDisposable(
+                    changes.asObservable()
+                        .filter { $0.sequence > delivered }
+                        .map(Item.change)
+                        .subscribe(observer))
+            }
+            return subscription
+        }
+        .asSignal(onErrorSignalWith: .empty())
+    }
+}

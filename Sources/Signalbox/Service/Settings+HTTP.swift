@@ -1,0 +1,28 @@
+import HTTP
+
+extension Settings {
+    /// What the HTTP server is started with.
+    var serverConfiguration: ServerConfiguration {
+        ServerConfiguration(
+            host: host,
+            port: port,
+            backlog: Int32(backlog),
+            limits: ParserLimits(
+                maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes,
+                maxHeaderFields: maxHeaderFields, maxBodyBytes: maxBodyBytes),
+            settings: serverSettings)
+    }
+
+    /// The part of the HTTP server's settings that SIGHUP can change.
+    var serverSettings: ServerSettings {
+        ServerSettings(
+            headerReadTimeout: .seconds(headerTimeout),
+            bodyReadTimeout: .seconds(bodyTimeout),
+            idleTimeout: .seconds(idleTimeout),
+            writeTimeout: .seconds(writeTimeout),
+            maxConnections: maxConnections,
+            gzipThreshold: gzipMinBytes,
+            heartbeatInterval: .seconds(heartbeatInterval),
+            maxQueuedEventBytes: sseSendQueueBytes)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import HTTP
+import Logging
+import Rx
+import Search
+import Synchronization
+
+/// The service: loads the data, opens the store, and serves every endpoint.
+///
+/// Layers meet here and nowhere else: the HTTP server knows nothing of
+/// search, the index nothing of HTTP.
+public final class SignalboxService: Sendable {
+    /// Live configuration: the current settings, then each reload. Never errors.
+    public let configuration: ControlProperty<Settings>
+    /// The server's lifecycle: started, draining, stopped.
+    public var lifecycle: ControlEvent<LifecycleEvent> { server.lifecycle }
+
+    let index: SearchIndex
+    let store: DocumentStore
+    let feed: ChangeFeed
+    let lookups: SearchLookups
+    let documents: DocumentService
+    private let server: HTTPServer
+    private let logger: Logger
+    private let ready = Atomic<Bool>(false)
+    private let subscriptions = DisposeBag()
+
+    /// Loads the base data set, applies the stored writes and builds the index.
+    public init(settings: Settings, logger: Logger = Logger(label: "signalbox")) throws {
+        PrometheusExporter.bootstrap()
+        self.logger = logger
+        let started = ContinuousClock.now
+        store = try DocumentStore(path: settings.storePath)
+        let changes = try store.changes()
+        var byID: [String: Document] = [:]
+        for document in try settings.dataPath.map(DocumentLoader.load(path:)) ?? DefaultDataSet.load() {
+            byID[document.id] = document
+        }
+        let decoder = JSONDecoder()
+        for change in changes {
+            byID[change.id] = try change.body.map { try decoder.decode(Document.self, from: $0) }
+        }
+        index = SearchIndex(documents: Array(byID.values))
+        logger.info(
+            "data loaded",
+            metadata: [
+                "documents": "\(index.count)", "stored_changes": "\(changes.count)",
+                "source": "\(settings.dataPath ?? "embedded GeoNames cities")",
+                "took": "\(ContinuousClock.now - started)",
+            ])
+
+        let metrics = ServiceMetrics()
+        metrics.documentCount(index.count)
+        feed = ChangeFeed(lastSequence: changes.last?.sequence ?? 0, capacity: settings.eventHistory)
+        lookups = SearchLookups(index: index, maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL, metrics: metrics)
+        documents = DocumentService(index: index, store: store, feed: feed, lookups: lookups, metrics: metrics)
+        configuration = ControlProperty(value: settings)
+
+        let router = Router()
+        let configuration = self.configuration
+        OperationsEndpoints(isReady: { [ready] in ready.load(ordering: .relaxed) }).register(on: router)
+        SearchEndpoints(lookups: lookups).register(on: router)
+        DocumentEndpoints(documents: documents) {
+            let current = configuration.value
+            return WriteAuthorization(apiKey: current.apiKey, allowUnauthenticated: current.allowUnauthenticatedWrites)
+        }.register(on: router)
+        EventEndpoints(feed: feed).register(on: router)
+        server = HTTPServer(configuration: settings.serverConfiguration, router: router, logger: logger)
+    }
+
+    /// Binds and starts serving; returns the bound port.
+    @discardableResult
+    public func start() throws -> Int {
+        let port = try server.start()
+        let (server, lookups, logger) = (self.server, self.lookups, self.logger)
+        configuration.changed
+            .drive(onNext: { settings in
+                server.apply(settings.serverSettings)
+                lookups.update(maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL)
+                LogSetup.setLevel(settings.logLevel)
+                logger.info("configuration applied")
+            })
+            .disposed(by: subscriptions)
+        ready.store(true, ordering: .relaxed)
+        return port
+    }
+
+    /// Applies reloaded settings: the reloadable ones at once, the others logged as needing a restart.
+    public func reload(_ settings: Settings) {
+        let current = configuration.value
+        let changed = SettingsCatalog.changedKeys(from: current, to: settings)
+        let reloadable = Set(SettingsCatalog.all.filter(\.reloadable).map(\.key))
+        let needRestart = changed.filter { !reloadable.contains($0) }
+        if !needRestart.isEmpty {
+            logger.warning("these settings take effect on restart", metadata: ["keys": "\(needRestart.joined(separator: ","))"])
+        }
+        var applied = current
+        for descriptor in SettingsCatalog.all where descriptor.reloadable {
+            descriptor.copy(settings, &applied)
+        }
+        configuration.onNext(applied)
+    }
+
+    /// The bound port while running.
+    public var port: Int? { server.port }
+
+    /// Stops taking requests, lets those in flight finish within the grace period, ends event streams.
+    public func shutdown() async {
+        ready.store(false, ordering: .relaxed)
+        await server.shutdown(gracePeriod: .seconds(configuration.value.shutdownGracePeriod))
+    }
+}

@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""End-to-end checks of a running signalbox binary with real clients.
+
+Usage: e2e.py PATH_TO_SIGNALBOX
+Starts the binary on a free port with a fresh store, then checks every
+endpoint with curl and httpx, /events with an SSE client (httpx-sse),
+coalescing, disposal of dropped SSE clients, and a clean SIGTERM exit.
+"""
+import concurrent.futures
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+import httpx
+import httpx_sse
+import jsonschema
+import yaml
+
+BINARY = sys.argv[1]
+KEY = "e2e-secret-key"
+passed = 0
+failed = 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+        print(f"  ok   {name}")
+    else:
+        failed += 1
+        print(f"  FAIL {name} {detail}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def curl(*args):
+    """Runs curl; returns (status, headers, body)."""
+    out = subprocess.run(
+        ["curl", "-sS", "-D", "-", "--max-time", "10", *args], capture_output=True, check=True
+    ).stdout.decode("utf-8", "replace")
+    head, _, body = out.partition("\r\n\r\n")
+    while head.startswith("HTTP/1.1 100"):
+        head, _, body = body.partition("\r\n\r\n")
+    lines = head.split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return status, headers, body
+
+
+def metric(base, name, labels=None):
+    text = httpx.get(f"{base}/metrics").text
+    total = 0.0
+    found = False
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        match = re.match(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$", line)
+        if not match or match.group(1) != name:
+            continue
+        if labels and not all(f'{k}="{v}"' in (match.group(2) or "") for k, v in labels.items()):
+            continue
+        total += float(match.group(3))
+        found = True
+    return total if found else 0.0
+
+
+def wait_until(condition, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def main():
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    store = os.path.join(tempfile.mkdtemp(prefix="signalbox-e2e-"), "store.sqlite")
+    env = dict(os.environ, SIGNALBOX_API_KEY=KEY, SIGNALBOX_STORE=store, SIGNALBOX_SSE_HEARTBEAT_INTERVAL="1")
+    server = subprocess.Popen(
+        [BINARY, "--host", "127.0.0.1", "--port", str(port)], env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    log_lines = []
+    threading.Thread(target=lambda: [log_lines.append(l) for l in server.stdout], daemon=True).start()
+    try:
+        ready = wait_until(lambda: _get_ok(f"{base}/readyz"), timeout=60)
+        check("server becomes ready", ready)
+        if not ready:
+            return
+        run_checks(base)
+        # SIGTERM with an SSE client connected: drains and exits 0.
+        with httpx.Client(timeout=10) as client:
+            with httpx_sse.connect_sse(client, "GET", f"{base}/events") as source:
+                server.send_signal(signal.SIGTERM)
+                try:
+                    for _ in source.iter_sse():
+                        pass
+                except httpx.HTTPError:
+                    pass
+        code = server.wait(timeout=20)
+        check("SIGTERM ends the server with exit code 0", code == 0, f"(exit {code})")
+    finally:
+        if server.poll() is None:
+            server.kill()
+        if failed:
+            sys.stdout.write("".join(l.decode("utf-8", "replace") for l in log_lines[-40:]))
+    print(f"e2e: {passed} passed, {failed} failed")
+
+
+def _get_ok(url):
+    try:
+        return httpx.get(url, timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def run_checks(base):
+    spec = yaml.safe_load(httpx.get(f"{base}/openapi.yaml").text)
+    schemas = spec["components"]["schemas"]
+
+    def conforms(name, value):
+        schema = {"$ref": f"#/components/schemas/{name}", "components": spec["components"]}
+        try:
+            jsonschema.validate(value, schema)
+            return True
+        except jsonschema.ValidationError as error:
+            print(f"       schema {name}: {error.message}")
+            return False
+
+    auth = ["-H", f"Authorization: Bearer {KEY}"]
+
+    print("operations")
+    status, headers, body = curl(f"{base}/healthz")
+    check("GET /healthz 200", status == 200 and json.loads(body)["status"] == "ok")
+    status, headers, body = curl(f"{base}/readyz")
+    check("GET /readyz 200", status == 200 and conforms("Status", json.loads(body)))
+    status, headers, body = curl(f"{base}/openapi.yaml")
+    check("GET /openapi.yaml 200 yaml", status == 200 and "yaml" in headers.get("content-type", "") and "openapi: 3.1" in body)
+    status, headers, body = curl(f"{base}/metrics")
+    check("GET /metrics is Prometheus text", status == 200 and "http_requests_total" in body)
+    status, headers, body = curl(f"{base}/nope")
+    check("unknown path 404 problem", status == 404 and headers.get("content-type", "").startswith("application/problem+json")
+          and json.loads(body)["status"] == 404)
+    status, headers, body = curl("-X", "POST", f"{base}/healthz")
+    check("wrong method 405 with Allow", status == 405 and "GET" in headers.get("allow", ""))
+
+    print("search")
+    status, headers, body = curl(f"{base}/search?q=" + urllib.parse.quote("sao pa"))
+    result = json.loads(body)
+    check("GET /search?q=sao pa 200 conforms", status == 200 and conforms("SearchResponse", result))
+    check("sao pa finds São Paulo first", result["hits"] and result["hits"][0]["name"] == "São Paulo", result["hits"][:1])
+    hit = result["hits"][0]
+    check("highlight covers the matched part", hit["highlight"] and hit["highlight"][0][0] == 0)
+    etag = headers.get("etag")
+    status, headers, body = curl("-H", f"If-None-Match: {etag}", f"{base}/search?q=" + urllib.parse.quote("sao pa"))
+    check("If-None-Match gives 304", status == 304 and body == "")
+    status, _, body = curl(f"{base}/search?q=paris&country=FR&limit=3")
+    result = json.loads(body)
+    check("country filter and limit", status == 200 and len(result["hits"]) <= 3
+          and all(h["attributes"]["countryCode"] == "FR" for h in result["hits"]))
+    status, _, body = curl(f"{base}/search?q=amsterdma")
+    check("typo amsterdma finds Amsterdam", status == 200 and json.loads(body)["hits"][0]["name"] == "Amsterdam")
+    status, headers, body = curl(f"{base}/search")
+    check("missing q is a 400 problem", status == 400 and headers.get("content-type", "").startswith("application/problem+json"))
+    status, _, _ = curl(f"{base}/search?q=x&limit=1000")
+    check("limit beyond 100 is 400", status == 400)
+    status, headers, body = curl("--compressed", "-H", "Accept-Encoding: gzip", f"{base}/search?q=a&limit=100")
+    check("large search answer is gzip-compressed", status == 200 and headers.get("content-encoding") == "gzip"
+          and len(json.loads(body)["hits"]) == 100)
+
+    print("documents")
+    status, _, body = curl(f"{base}/documents/3448439")
+    check("GET /documents/3448439 is São Paulo", status == 200 and json.loads(body)["name"] == "São Paulo"
+          and conforms("Document", json.loads(body)))
+    status, headers, body = curl(f"{base}/documents/no-such-id")
+    check("GET unknown document 404 problem", status == 404 and headers.get("content-type", "").startswith("application/problem+json"))
+    doc = {"name": "Zyxwopolis", "alternateNames": ["Zyx"], "rank": 42, "attributes": {"countryCode": "ZZ"}}
+    status, _, _ = curl("-X", "PUT", "-H", "Content-Type: application/json", "--data", json.dumps(doc), f"{base}/documents/e2e-1")
+    check("PUT without key 401", status == 401)
+    status, _, _ = curl("-X", "PUT", "-H", "Authorization: Bearer wrong", "-H", "Content-Type: application/json",
+                        "--data", json.dumps(doc), f"{base}/documents/e2e-1")
+    check("PUT with a wrong key 401", status == 401)
+    status, _, body = curl("-X", "PUT", *auth, "-H", "Content-Type: application/json", "--data", "{nope", f"{base}/documents/e2e-1")
+    check("PUT malformed JSON 400", status == 400 and json.loads(body)["status"] == 400)
+    status, _, _ = curl("-X", "PUT", *auth, "-H", "Content-Type: application/json", "--data", '{"name": 5}', f"{base}/documents/e2e-1")
+    check("PUT wrong types 422", status == 422)
+    status, _, _ = curl("-X", "PUT", *auth, "-H", "Content-Type: application/json", "--data", '{"id": "other", "name": "x"}',
+                        f"{base}/documents/e2e-1")
+    check("PUT id mismatch 422", status == 422)
+    status, _, _ = curl("-X", "PUT", *auth, "-H", "Content-Type: text/plain", "--data", json.dumps(doc), f"{base}/documents/e2e-1")
+    check("PUT non-JSON type 415", status == 415)
+
+    # /events: a real SSE client sees the write, then resumes with Last-Event-ID.
+    events = []
+    connected = threading.Event()
+
+    def follow(headers=None, count=1):
+        with httpx.Client(timeout=15) as client:
+            with httpx_sse.connect_sse(client, "GET", f"{base}/events", headers=headers or {}) as source:
+                connected.set()
+                received = []
+                for event in source.iter_sse():
+                    received.append(event)
+                    if len(received) >= count:
+                        return received
+        return []
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        live = pool.submit(lambda: events.extend(follow(count=1)))
+        connected.wait(10)
+        time.sleep(0.2)  # the subscription is made after the response head is written
+        status, _, _ = curl("-X", "PUT", *auth, "-H", "Content-Type: application/json", "--data", json.dumps(doc),
+                            f"{base}/documents/e2e-1")
+        check("PUT with the key 204", status == 204)
+        live.result(timeout=15)
+    check("SSE client receives document.upserted", events and events[0].event == "document.upserted"
+          and json.loads(events[0].data)["id"] == "e2e-1", events)
+    first_id = int(events[0].id) if events else 0
+
+    status, _, body = curl(f"{base}/search?q=zyxwop")
+    check("the write is visible to the next search", status == 200 and json.loads(body)["hits"][0]["id"] == "e2e-1")
+    status, _, body = curl(f"{base}/documents/e2e-1")
+    check("GET the written document", status == 200 and json.loads(body)["name"] == "Zyxwopolis")
+    status, _, _ = curl("-X", "DELETE", *auth, f"{base}/documents/e2e-1")
+    check("DELETE 204", status == 204)
+    status, _, _ = curl("-X", "DELETE", *auth, f"{base}/documents/e2e-1")
+    check("DELETE unknown 404", status == 404)
+    status, _, _ = curl(f"{base}/documents/e2e-1")
+    check("deleted document 404", status == 404)
+
+    resumed = follow(headers={"Last-Event-ID": str(first_id)}, count=1)
+    check("Last-Event-ID resume gets the missed delete", resumed and resumed[0].event == "document.deleted"
+          and int(resumed[0].id) > first_id, resumed)
+    reset = follow(headers={"Last-Event-ID": "999999999"}, count=1)
+    check("unknown Last-Event-ID gets reset", reset and reset[0].event == "reset", reset)
+
+    print("live query")
+    updates = []
+    with httpx.Client(timeout=15) as client:
+        with httpx_sse.connect_sse(client, "GET", f"{base}/search/live?q=quuxville") as source:
+            iterator = source.iter_sse()
+            first = next(iterator)
+            updates.append(json.loads(first.data))
+            doc2 = {"name": "Quuxville", "rank": 7}
+            curl("-X", "PUT", *auth, "-H", "Content-Type: application/json", "--data", json.dumps(doc2), f"{base}/documents/e2e-2")
+            second = next(iterator)
+            updates.append(json.loads(second.data))
+    check("live query starts with the current result", updates[0]["total"] == 0, updates[:1])
+    check("live query pushes the new result", len(updates) > 1 and updates[1]["hits"][0]["id"] == "e2e-2", updates[1:])
+
+    print("coalescing")
+    before = metric(base, "signalbox_search_computations_total")
+    url = f"{base}/search?q=" + urllib.parse.quote("coalesce test lisb")
+    with concurrent.futures.ThreadPoolExecutor(50) as pool:
+        statuses = list(pool.map(lambda _: httpx.get(url, timeout=10).status_code, range(200)))
+    after = metric(base, "signalbox_search_computations_total")
+    check("200 concurrent identical searches all 200", statuses.count(200) == 200)
+    check("…and computed once", after - before == 1, f"(computations {after - before})")
+
+    print("dropped SSE client")
+    clients_before = metric(base, "http_sse_clients")
+    sock = socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])))
+    sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    sock.recv(1024)
+    check("SSE client gauge rises", wait_until(lambda: metric(base, "http_sse_clients") == clients_before + 1))
+    sock.close()
+    check("…and returns when the client goes away", wait_until(lambda: metric(base, "http_sse_clients") == clients_before))
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# End-to-end checks: start the release binary on a free port and exercise
+# every endpoint with real clients (curl, an SSE client in Python).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! python3 -c 'import httpx, httpx_sse, jsonschema, yaml' 2>/dev/null; then
+    pip install -q httpx httpx-sse jsonschema pyyaml
+fi
+swift build -c release --product signalbox
+binary="$(swift build -c release --show-bin-path)/signalbox"
+exec python3 scripts/e2e.py "$binary"
