@@ -92,7 +92,7 @@ final class Connection: @unchecked Sendable {
         stopReadingRequests = true
         if exchanges.isEmpty && parser.phase != .body {
             // Nothing started that could still be answered: close now.
-            beginClose()
+            close()
             return
         }
         for exchange in exchanges where exchange.isStream && !exchange.finished {

@@ -22,7 +22,7 @@ public final class HTTPServer: Sendable {
 
     /// Creates a server that answers through `router`. Nothing is bound until `start()`.
     public convenience init(configuration: ServerConfiguration = ServerConfiguration(), router: Router, logger: Logger = Logger(label: "signalbox.http")) {
-        self.init(configuration: configuration, responder: router, logger: logger)
+        self.init(configuration: configuration, responder: router.table(), logger: logger)
     }
 
     init(configuration: ServerConfiguration, responder: any RequestResponder, logger: Logger) {
