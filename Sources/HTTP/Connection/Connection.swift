@@ -87,6 +87,7 @@ final class Connection: @unchecked Sendable {
 
     /// Shutdown: finish the requests in flight, end event streams, close when idle.
     func drain() {
+        if case .lingering = state { close() }
         guard case .open = state else { return }
         draining = true
         stopReadingRequests = true

@@ -31,6 +31,26 @@ final class ResponseSink: @unchecked Sendable {
         connection.perform { $0.respond(response, to: self.exchange) }
     }
 
+    /// Answers with `value` encoded (on the calling thread), or with the
+    /// problem response if encoding fails.
+    func respond(encoding value: some ResponseEncodable) {
+        do {
+            respond(try value.response())
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Runs a handler; a thrown error is answered as a problem response.
+    func run<T>(_ handler: () throws -> T) -> T? {
+        do {
+            return try handler()
+        } catch {
+            fail(error)
+            return nil
+        }
+    }
+
     /// Answers with the problem response for `error`.
     func fail(_ error: any Error) {
         let instance = exchange.head?.request.path

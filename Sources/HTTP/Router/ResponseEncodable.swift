@@ -36,7 +36,12 @@ extension Array: ResponseEncodable where Element == UInt8 {
 extension ResponseEncodable where Self: Encodable {
     /// The value as `application/json`.
     public func response() throws -> Response {
-        let data = try JSONEncoder().encode(self)
+        let data = try JSONCoding.encoder.encode(self)
         return Response(headerFields: [.contentType: "application/json"], body: Array(data))
     }
+}
+
+/// One shared encoder: creating a `JSONEncoder` per response costs more than encoding a small value.
+enum JSONCoding {
+    static let encoder = JSONEncoder()
 }

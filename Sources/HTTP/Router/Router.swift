@@ -105,11 +105,8 @@ extension Router {
     /// Adds a handler that answers at once with a value.
     public func on<T: ResponseEncodable>(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request) throws -> T) {
         add(method, path) { request, sink in
-            do {
-                sink.respond(try handler(request).response())
-            } catch {
-                sink.fail(error)
-            }
+            guard let value = sink.run({ try handler(request) }) else { return }
+            sink.respond(encoding: value)
         }
     }
 
