@@ -1,1 +1,2 @@
-// Placeholder: the RxTest module is being built.
+/// Virtual time type of `TestScheduler`: ticks of the virtual clock.
+public typealias TestTime = Int

@@ -1,0 +1,460 @@
+import Dispatch
+import HTTPTypes
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection: reads requests through the parser, hands complete
+/// ones to the responder, writes responses in request order, and enforces
+/// the timeouts and bounds of `ServerSettings`.
+///
+/// Confined to its worker's queue. A read source stays armed for the whole
+/// life of the connection (also while a handler runs or an event stream is
+/// quiet), so a peer that goes away is noticed at once and everything running
+/// for it is cancelled.
+final class Connection: @unchecked Sendable {
+    let fd: Int32
+    let remote: String
+    unowned let worker: Worker
+    private var core: ServerCore { worker.core }
+
+    private var parser: RequestParser
+    private var readSource: DispatchSourceRead?
+    private var writeSource: DispatchSourceWrite?
+    private var writeSourceActive = false
+    private var openSources = 0
+
+    /// Requests not yet fully answered, oldest first; the first one is written.
+    private var exchanges: [Exchange] = []
+    /// The exchange whose head arrived and whose body is being read.
+    private var reading: Exchange?
+    /// Bytes handed to the socket but not yet accepted by it.
+    private var pending: [UInt8] = []
+    private var pendingOffset = 0
+
+    private enum State { case open, lingering(since: UInt64), closed }
+    private var state = State.open
+    /// No further requests are read (close requested, parse error, draining).
+    private var stopReadingRequests = false
+    private var draining = false
+    private var readPaused = false
+    private var rejecting: Bool
+    private var inReadHandler = false
+
+    /// When the parser's phase last changed, for the header, body and idle timeouts.
+    private var phaseSince: UInt64
+    private var phase = RequestParser.Phase.idle
+    private var requestCount = 0
+    private var lastWriteProgress: UInt64 = 0
+
+    init(fd: Int32, remote: String, worker: Worker, rejecting: Bool) {
+        self.fd = fd
+        self.remote = remote
+        self.worker = worker
+        self.rejecting = rejecting
+        self.parser = RequestParser(limits: worker.core.configuration.limits)
+        self.phaseSince = Clock.now()
+    }
+
+    // MARK: Life cycle
+
+    func start() {
+        if !rejecting { core.connectionOpened() }
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: worker.queue)
+        source.setEventHandler { [unowned self] in self.readable() }
+        source.setCancelHandler { [self] in self.sourceCancelled() }
+        openSources += 1
+        readSource = source
+        source.resume()
+        if rejecting {
+            // Over the connection limit: answer 503 at once and close.
+            let exchange = Exchange(head: nil, started: Clock.now())
+            exchanges.append(exchange)
+            stopReadingRequests = true
+            respond(ProblemDetails.response(status: .serviceUnavailable, title: "Service Unavailable", detail: "Too many open connections.", instance: nil, headerFields: [.retryAfter: "1"]), to: exchange)
+        }
+    }
+
+    /// Runs `body` on the worker queue: at once when already there, else in order later.
+    func perform(_ body: @escaping @Sendable (Connection) -> Void) {
+        if worker.isCurrent {
+            body(self)
+        } else {
+            worker.queue.async { body(self) }
+        }
+    }
+
+    /// Shutdown: finish the requests in flight, end event streams, close when idle.
+    func drain() {
+        if case .lingering = state { close() }
+        guard case .open = state else { return }
+        draining = true
+        stopReadingRequests = true
+        if exchanges.isEmpty && parser.phase != .body {
+            // Nothing started that could still be answered: close now.
+            close()
+            return
+        }
+        for exchange in exchanges where exchange.isStream && !exchange.finished {
+            exchange.closeAfter = true
+            finishStream(exchange)
+        }
+    }
+
+    /// Closes at once: cancels every handler and stream, drops unsent bytes.
+    func abort(reason: String) {
+        guard !isClosed else { return }
+        if reason != "peer closed" {
+            core.logger.debug("connection closed", metadata: ["remote": "\(remote)", "reason": "\(reason)"])
+        }
+        close()
+    }
+
+    private var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    private func close() {
+        guard !isClosed else { return }
+        state = .closed
+        let cancelled = exchanges
+        exchanges.removeAll()
+        reading = nil
+        for exchange in cancelled {
+            if exchange.isStream && exchange.responded && !exchange.finished { core.streamClosed() }
+            exchange.sink?.cancel()
+        }
+        pending = []
+        if let writeSource {
+            if !writeSourceActive { writeSource.resume() }
+            writeSource.cancel()
+        }
+        if readPaused { readSource?.resume() }
+        readSource?.cancel()
+        worker.remove(self)
+        if !rejecting { core.connectionClosed() }
+    }
+
+    /// The descriptor is closed only after both sources are cancelled, so its
+    /// number cannot be reused while Dispatch still watches it.
+    private func sourceCancelled() {
+        openSources -= 1
+        if openSources == 0 {
+            Glibc.close(fd)
+        }
+    }
+
+    /// After the last response of a closing connection: stop sending, drain
+    /// what the client still sends for a moment (so it sees the response and
+    /// not a reset), then close.
+    private func beginClose() {
+        guard case .open = state else { return }
+        guard pendingOffset >= pending.count else { return }
+        shutdown(fd, Int32(SHUT_WR))
+        state = .lingering(since: Clock.now())
+        for exchange in exchanges { exchange.sink?.cancel() }
+        exchanges.removeAll()
+    }
+
+    // MARK: Reading
+
+    private func readable() {
+        inReadHandler = true
+        defer {
+            inReadHandler = false
+            pump()
+        }
+        let buffer = worker.readBuffer
+        for _ in 0..<4 {
+            let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+            if count > 0 {
+                if case .lingering = state { continue }
+                if stopReadingRequests && reading == nil { continue }
+                consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                if count < buffer.count || readPaused || isClosed { return }
+            } else if count == 0 {
+                abort(reason: "peer closed")
+                return
+            } else {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR: continue
+                default:
+                    abort(reason: "peer closed")
+                    return
+                }
+            }
+        }
+    }
+
+    private func consume(_ bytes: UnsafeRawBufferPointer) {
+        do {
+            try parser.parse(bytes) { event in self.handle(event) }
+        } catch {
+            failRequest(status: error.status, detail: error.reason)
+        }
+        let newPhase = parser.phase
+        if newPhase != phase {
+            phaseSince = Clock.now()
+            phase = newPhase
+        }
+        if parser.phase == .closed { stopReadingRequests = true }
+        if exchanges.count >= core.configuration.maxPipelinedRequests && !readPaused {
+            // Too many unanswered requests: stop reading until the oldest is answered.
+            readPaused = true
+            readSource?.suspend()
+        }
+    }
+
+    private func handle(_ event: RequestParser.Event) {
+        guard !stopReadingRequests || reading != nil else { return }
+        switch event {
+        case .head(let head):
+            requestCount += 1
+            let exchange = Exchange(head: head, started: Clock.now())
+            exchanges.append(exchange)
+            reading = exchange
+            if head.expectContinue {
+                exchange.output += Self.continueLine
+            }
+        case .body(let bytes):
+            if let reading {
+                if reading.body.isEmpty { reading.body = bytes } else { reading.body += bytes }
+            }
+        case .end:
+            guard let exchange = reading else { return }
+            reading = nil
+            phaseSince = Clock.now()
+            if let head = exchange.head, !head.keepAlive || draining {
+                exchange.closeAfter = true
+                stopReadingRequests = true
+            }
+            dispatch(exchange)
+        }
+    }
+
+    private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    private func dispatch(_ exchange: Exchange) {
+        guard let head = exchange.head else { return }
+        exchange.requestID = Self.requestID(from: head.request.headerFields) ?? worker.nextRequestID()
+        let request = Request(head: head.request, version: head.version, body: exchange.body, id: exchange.requestID, remoteAddress: remote)
+        exchange.body = []
+        let sink = ResponseSink(connection: self, exchange: exchange)
+        exchange.sink = sink
+        if head.request.method == .options && head.request.path == "*" {
+            respond(Response(status: .ok, headerFields: [.allow: core.responder.allowedMethods.joined(separator: ", "), .contentLength: "0"]), to: exchange)
+            return
+        }
+        core.responder.respond(to: request, sink: sink)
+    }
+
+    /// `X-Request-ID` as sent, when it is short and printable.
+    private static func requestID(from fields: HTTPFields) -> String? {
+        guard let value = fields[.xRequestID], !value.isEmpty, value.utf8.count <= 128,
+              value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        return value
+    }
+
+    /// A request the server answers itself (parse error, timeout); it closes the connection.
+    private func failRequest(status: HTTPResponse.Status, detail: String) {
+        stopReadingRequests = true
+        if let reading {
+            // The broken request's exchange gets the error; its handler never ran.
+            self.reading = nil
+            exchanges.removeAll { $0 === reading }
+        }
+        let exchange = Exchange(head: nil, started: Clock.now())
+        exchange.requestID = worker.nextRequestID()
+        exchanges.append(exchange)
+        respond(ProblemDetails.response(status: status, title: status.reasonPhrase, detail: detail, instance: nil), to: exchange)
+    }
+
+    // MARK: Responding
+
+    func respond(_ response: Response, to exchange: Exchange) {
+        guard !exchange.responded, !isClosed else { return }
+        exchange.responded = true
+        exchange.finished = true
+        exchange.sink?.release()
+        if draining || exchange.head == nil { exchange.closeAfter = true }
+        exchange.output += ResponseEncoder.encode(response, for: exchange, worker: worker)
+        if !inReadHandler { pump() }
+    }
+
+    func startStream(_ response: Response, for exchange: Exchange) {
+        guard !exchange.responded, !isClosed else { return }
+        exchange.responded = true
+        exchange.isStream = true
+        if exchange.isHeadRequest {
+            exchange.finished = true
+            exchange.sink?.cancel()
+        } else {
+            core.streamOpened()
+        }
+        if draining { exchange.closeAfter = true }
+        exchange.output += ResponseEncoder.encodeStreamHead(response, for: exchange, worker: worker)
+        exchange.lastOutput = Clock.now()
+        if !inReadHandler { pump() }
+    }
+
+    func sendStream(_ bytes: [UInt8], for exchange: Exchange) {
+        guard exchange.isStream, !exchange.finished, !isClosed, !bytes.isEmpty else { return }
+        ResponseEncoder.appendChunk(bytes, for: exchange)
+        exchange.lastOutput = Clock.now()
+        let queued = exchange.output.count + (exchanges.first === exchange ? pending.count - pendingOffset : 0)
+        if queued > worker.settings.maxQueuedEventBytes {
+            // A client that cannot keep up is dropped rather than buffered without bound.
+            core.gauges.droppedSSEClients.increment()
+            core.logger.info("dropped slow event-stream client", metadata: ["remote": "\(remote)", "request_id": "\(exchange.requestID)", "queued_bytes": "\(queued)"])
+            abort(reason: "slow event-stream client")
+            return
+        }
+        if !inReadHandler { pump() }
+    }
+
+    func finishStream(_ exchange: Exchange) {
+        guard exchange.isStream, !exchange.finished, !isClosed else { return }
+        exchange.finished = true
+        exchange.sink?.cancel()
+        core.streamClosed()
+        ResponseEncoder.appendLastChunk(for: exchange)
+        if !inReadHandler { pump() }
+    }
+
+    /// Moves the output of the oldest exchanges to the socket, in order.
+    private func pump() {
+        guard case .open = state else { return }
+        var answered = false
+        while let first = exchanges.first {
+            if !first.output.isEmpty {
+                first.bytesSent += first.output.count
+                if pending.isEmpty {
+                    swap(&pending, &first.output)
+                } else {
+                    pending += first.output
+                    first.output.removeAll(keepingCapacity: false)
+                }
+            }
+            guard first.finished else { break }
+            exchanges.removeFirst()
+            answered = true
+            log(first)
+            if first.closeAfter {
+                stopReadingRequests = true
+                for rest in exchanges { rest.sink?.cancel() }
+                exchanges.removeAll()
+                closeWhenWritten = true
+                break
+            }
+        }
+        if readPaused && exchanges.count < core.configuration.maxPipelinedRequests {
+            readPaused = false
+            readSource?.resume()
+        }
+        if answered && exchanges.isEmpty && phase == .idle {
+            // The idle keep-alive timeout starts when the last response is out.
+            phaseSince = Clock.now()
+        }
+        write()
+    }
+
+    private var closeWhenWritten = false
+
+    private func write() {
+        while pendingOffset < pending.count {
+            let count = pending.withUnsafeBytes { bytes in
+                send(fd, bytes.baseAddress! + pendingOffset, bytes.count - pendingOffset, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                pendingOffset += count
+                lastWriteProgress = Clock.now()
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                armWriteSource()
+                return
+            } else {
+                abort(reason: "write failed")
+                return
+            }
+        }
+        pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
+        pendingOffset = 0
+        if writeSourceActive {
+            writeSource?.suspend()
+            writeSourceActive = false
+        }
+        if closeWhenWritten { beginClose() }
+    }
+
+    private func armWriteSource() {
+        guard !writeSourceActive else { return }
+        if writeSource == nil {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: worker.queue)
+            source.setEventHandler { [unowned self] in self.write() }
+            source.setCancelHandler { [self] in self.sourceCancelled() }
+            openSources += 1
+            writeSource = source
+            if lastWriteProgress == 0 { lastWriteProgress = Clock.now() }
+        }
+        writeSource?.resume()
+        writeSourceActive = true
+    }
+
+    // MARK: Timers
+
+    /// Called by the worker's periodic sweep.
+    func checkTimers(now: UInt64) {
+        let settings = worker.settings
+        switch state {
+        case .closed:
+            return
+        case .lingering(let since):
+            if now &- since >= core.configuration.lingerTimeout.nanoseconds { close() }
+            return
+        case .open:
+            break
+        }
+        if pendingOffset < pending.count && now &- lastWriteProgress >= settings.writeTimeout.nanoseconds {
+            abort(reason: "write timeout")
+            return
+        }
+        if !stopReadingRequests {
+            switch phase {
+            case .head where now &- phaseSince >= settings.headerReadTimeout.nanoseconds:
+                failRequest(status: .requestTimeout, detail: "The request head was not received in time.")
+                pump()
+            case .body where now &- phaseSince >= settings.bodyReadTimeout.nanoseconds:
+                failRequest(status: .requestTimeout, detail: "The request body was not received in time.")
+                pump()
+            case .idle where exchanges.isEmpty:
+                let limit = requestCount == 0 ? settings.headerReadTimeout : settings.idleTimeout
+                if now &- phaseSince >= limit.nanoseconds { beginClose() }
+            default:
+                break
+            }
+        }
+        let heartbeat = settings.heartbeatInterval.nanoseconds
+        for exchange in exchanges where exchange.isStream && !exchange.finished && now &- exchange.lastOutput >= heartbeat {
+            sendStream(ServerSentEvent.comment("heartbeat"), for: exchange)
+        }
+    }
+
+    // MARK: Logging
+
+    private func log(_ exchange: Exchange) {
+        let duration = Clock.now() &- exchange.started
+        worker.metrics.recordRequest(route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
+        core.logger.info("request", metadata: [
+            "method": "\(exchange.methodName)",
+            "path": "\(exchange.path)",
+            "status": "\(exchange.status)",
+            "bytes": "\(exchange.bytesSent)",
+            "duration_ms": "\(Double(duration / 1000) / 1000)",
+            "request_id": "\(exchange.requestID)",
+        ])
+    }
+}

@@ -1,0 +1,39 @@
+/// One request on a connection and the response produced for it so far.
+///
+/// Confined to its connection's worker queue. Responses leave the connection
+/// in request order: only the first exchange's `output` is written, and the
+/// next one starts when it is `finished` (pipelining).
+final class Exchange {
+    /// The parsed head; nil for a response the connection makes itself (400, 408, ...).
+    let head: RequestHead?
+    let started: UInt64
+    var body: [UInt8] = []
+    var requestID = ""
+    /// Route pattern for metrics and logs.
+    var route = "unmatched"
+    /// Bytes produced and not yet handed to the socket.
+    var output: [UInt8] = []
+    /// Whether the whole response has been produced.
+    var finished = false
+    /// Whether a final response head has been produced.
+    var responded = false
+    /// The connection closes after this response.
+    var closeAfter = false
+    /// A streamed (event-stream) response: chunked, heartbeats, bounded queue.
+    var isStream = false
+    var chunked = false
+    /// When output was last produced; heartbeats are due `heartbeatInterval` after it.
+    var lastOutput: UInt64 = 0
+    var status = 0
+    var bytesSent = 0
+    var sink: ResponseSink?
+
+    init(head: RequestHead?, started: UInt64) {
+        self.head = head
+        self.started = started
+    }
+
+    var isHeadRequest: Bool { head?.request.method == .head }
+    var methodName: String { head?.request.method.rawValue ?? "-" }
+    var path: String { head?.request.path ?? "-" }
+}

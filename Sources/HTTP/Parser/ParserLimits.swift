@@ -1,0 +1,42 @@
+/// Size limits the request parser enforces while bytes arrive.
+///
+/// Every limit is checked as soon as it can be exceeded, so an attacker can never make
+/// the parser buffer more than the limits allow. Lines are measured including their
+/// CRLF terminator. The defaults follow issue 3; `ServerConfiguration` holds the values
+/// a server actually uses.
+public struct ParserLimits: Sendable, Hashable {
+    /// Longest request line (method, target, version and CRLF); beyond it: 414. Default 8 KiB.
+    public var maxRequestLineLength: Int
+
+    /// Largest header section (all field lines and the closing empty line); beyond it: 431.
+    /// The same limit applies to a chunked body's trailer section. Default 32 KiB.
+    public var maxHeaderSectionLength: Int
+
+    /// Most header field lines in one request (and trailer lines after a chunked body);
+    /// beyond it: 431. Default 100.
+    public var maxHeaderFieldCount: Int
+
+    /// Largest request body, whether announced by Content-Length (rejected from the head at
+    /// once) or summed over chunks (rejected at the chunk-size line that crosses it): 413.
+    /// Default 1 MiB.
+    public var maxBodyLength: Int
+
+    /// Longest chunk-size line including chunk extensions and CRLF; beyond it: 400.
+    /// Default 4 KiB.
+    public var maxChunkLineLength: Int
+
+    /// Creates limits; every argument defaults to the documented value.
+    public init(
+        maxRequestLineLength: Int = 8 * 1024,
+        maxHeaderSectionLength: Int = 32 * 1024,
+        maxHeaderFieldCount: Int = 100,
+        maxBodyLength: Int = 1024 * 1024,
+        maxChunkLineLength: Int = 4 * 1024
+    ) {
+        self.maxRequestLineLength = maxRequestLineLength
+        self.maxHeaderSectionLength = maxHeaderSectionLength
+        self.maxHeaderFieldCount = maxHeaderFieldCount
+        self.maxBodyLength = maxBodyLength
+        self.maxChunkLineLength = maxChunkLineLength
+    }
+}

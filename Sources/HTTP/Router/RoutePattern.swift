@@ -1,0 +1,47 @@
+/// A route's path pattern: literal segments, `:name` parameters and an
+/// optional trailing `*` that takes the rest of the path.
+struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
+    enum Segment: Sendable, Hashable {
+        case literal(String)
+        case parameter(String)
+        case wildcard
+    }
+
+    let segments: [Segment]
+    let description: String
+
+    init(_ pattern: String) {
+        description = pattern
+        let parts = pattern.split(separator: "/", omittingEmptySubsequences: true)
+        segments = parts.enumerated().map { index, part in
+            if part == "*" {
+                precondition(index == parts.count - 1, "`*` must be the last segment of \(pattern)")
+                return .wildcard
+            }
+            if part.first == ":" {
+                precondition(part.count > 1, "empty parameter name in \(pattern)")
+                return .parameter(String(part.dropFirst()))
+            }
+            return .literal(String(part))
+        }
+    }
+
+    /// The parameters when `path` (already split) matches, else nil.
+    func match(_ path: [Substring]) -> Parameters? {
+        var parameters = Parameters()
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .wildcard:
+                let rest = path[min(index, path.count)...].joined(separator: "/")
+                parameters.storage.append(("*", PercentDecoding.decode(Substring(rest), plusAsSpace: false)))
+                return parameters
+            case .literal(let literal):
+                guard index < path.count, path[index] == literal else { return nil }
+            case .parameter(let name):
+                guard index < path.count, !path[index].isEmpty else { return nil }
+                parameters.storage.append((name, PercentDecoding.decode(path[index], plusAsSpace: false)))
+            }
+        }
+        return path.count == segments.count ? parameters : nil
+    }
+}

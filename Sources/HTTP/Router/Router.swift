@@ -1,0 +1,125 @@
+import HTTPTypes
+import Synchronization
+
+/// Maps method and path patterns to handlers.
+///
+/// Patterns have literal segments, `:name` parameters (`/documents/:id`,
+/// read with `request.parameters["id"]`) and an optional trailing `*` (the
+/// rest of the path, as `request.parameters["*"]`). The first route added
+/// that matches wins. Handlers return the trait that states what the client
+/// gets (see `Router+Single.swift` and its siblings):
+///
+/// | handler returns | the client sees |
+/// |---|---|
+/// | `Single<T>` | 200 with `T` encoded |
+/// | `Maybe<T>` | 200 with `T`, or 404 when empty |
+/// | `Completable` | 204 |
+/// | `Signal<ServerSentEvent>`, `Driver<ServerSentEvent>` | a `text/event-stream` |
+/// | `T: ResponseEncodable` | 200 with `T` encoded, at once |
+///
+/// Errors (thrown, or emitted by the trait) become RFC 9457 problem
+/// responses: an `HTTPError` keeps its status, anything else is a 500. An
+/// unknown path is 404, a known path with another method 405 with `Allow`;
+/// HEAD is served by GET routes without the body; OPTIONS answers with
+/// `Allow`. Register routes before creating the server.
+public final class Router: Sendable {
+    /// Runs a request on the connection's worker queue, answering through the sink.
+    typealias Handler = @Sendable (Request, ResponseSink) -> Void
+
+    struct Route: Sendable {
+        let method: HTTPRequest.Method
+        let pattern: RoutePattern
+        let handler: Handler
+    }
+
+    private let routes = Mutex<[Route]>([])
+
+    /// Creates an empty router.
+    public init() {}
+
+    func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
+        let route = Route(method: method, pattern: RoutePattern(path), handler: handler)
+        routes.withLock { $0.append(route) }
+    }
+
+    /// The routes as they are now, for a server to use.
+    func table() -> RouteTable { RouteTable(routes: routes.withLock { $0 }) }
+}
+
+/// An immutable snapshot of a router's routes: what a server answers with.
+struct RouteTable: RequestResponder {
+    let routes: [Router.Route]
+
+    var allowedMethods: [String] {
+        var methods = ["OPTIONS"]
+        for route in routes where !methods.contains(route.method.rawValue) {
+            methods.append(route.method.rawValue)
+            if route.method == .get && !methods.contains("HEAD") { methods.append("HEAD") }
+        }
+        return methods
+    }
+
+    func respond(to request: Request, sink: ResponseSink) {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        var allowed: [HTTPRequest.Method] = []
+        var headFallback: (Router.Route, Parameters)?
+        for route in routes {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            if route.method == request.method {
+                run(route, parameters, request, sink)
+                return
+            }
+            if request.method == .head && route.method == .get && headFallback == nil {
+                headFallback = (route, parameters)
+            }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if let (route, parameters) = headFallback {
+            run(route, parameters, request, sink)
+            return
+        }
+        if allowed.isEmpty {
+            sink.fail(HTTPError(.notFound, detail: "No resource at \(request.path)."))
+            return
+        }
+        var names = allowed.map(\.rawValue)
+        if allowed.contains(.get) && !allowed.contains(.head) { names.append("HEAD") }
+        if !names.contains("OPTIONS") { names.append("OPTIONS") }
+        let allow = names.joined(separator: ", ")
+        if request.method == .options {
+            sink.respond(Response(status: .noContent, headerFields: [.allow: allow]))
+        } else {
+            sink.fail(HTTPError(.methodNotAllowed, detail: "\(request.method.rawValue) is not allowed on \(request.path).", headerFields: [.allow: allow]))
+        }
+    }
+
+    private func run(_ route: Router.Route, _ parameters: Parameters, _ request: Request, _ sink: ResponseSink) {
+        var request = request
+        request.parameters = parameters
+        sink.setRoute(route.pattern.description)
+        route.handler(request, sink)
+    }
+}
+
+extension Router {
+    /// Adds a handler that answers at once with a value.
+    public func on<T: ResponseEncodable>(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request) throws -> T) {
+        add(method, path) { request, sink in
+            guard let value = sink.run({ try handler(request) }) else { return }
+            sink.respond(encoding: value)
+        }
+    }
+
+    /// GET (and HEAD) `path`, answered at once with a value.
+    public func get<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.get, path, handler) }
+    /// POST `path`, answered at once with a value.
+    public func post<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.post, path, handler) }
+    /// PUT `path`, answered at once with a value.
+    public func put<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.put, path, handler) }
+    /// DELETE `path`, answered at once with a value.
+    public func delete<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.delete, path, handler) }
+    /// PATCH `path`, answered at once with a value.
+    public func patch<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.patch, path, handler) }
+    /// HEAD `path` (GET routes already answer HEAD), answered at once.
+    public func head<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.head, path, handler) }
+}

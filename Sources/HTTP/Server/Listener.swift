@@ -1,0 +1,50 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The listening socket: accepts connections and hands them to the workers
+/// round-robin; over the connection limit, a connection is answered 503.
+final class Listener: @unchecked Sendable {
+    let fd: Int32
+    let port: Int
+    private let core: ServerCore
+    private let workers: [Worker]
+    private let queue = DispatchQueue(label: "signalbox.http.accept")
+    private var source: DispatchSourceRead?
+    private var next = 0
+
+    init(core: ServerCore, workers: [Worker]) throws {
+        let configuration = core.configuration
+        (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+        self.core = core
+        self.workers = workers
+    }
+
+    func start() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler { [unowned self] in self.acceptPending() }
+        source.setCancelHandler { [fd] in Glibc.close(fd) }
+        self.source = source
+        source.resume()
+    }
+
+    /// Stops accepting; the socket closes once Dispatch lets go of it.
+    func stop() {
+        queue.sync {
+            source?.cancel()
+            source = nil
+        }
+    }
+
+    private func acceptPending() {
+        for _ in 0..<64 {
+            guard let (connection, remote) = Socket.accept(fd) else { return }
+            let limit = core.settings.withLock { $0.maxConnections }
+            let rejecting = core.openConnections.load(ordering: .relaxed) >= limit || core.draining.load(ordering: .relaxed)
+            let worker = workers[next]
+            next = (next + 1) % workers.count
+            worker.adopt(fd: connection, remote: remote, rejecting: rejecting)
+        }
+    }
+}

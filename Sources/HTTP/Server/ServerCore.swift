@@ -1,0 +1,55 @@
+import Logging
+import Synchronization
+
+/// State shared by the listener and every worker of one server.
+final class ServerCore: Sendable {
+    let configuration: ServerConfiguration
+    let responder: any RequestResponder
+    let logger: Logger
+    let gauges = ServerGauges()
+    /// Prefix of generated request IDs, random per server.
+    let requestIDPrefix: String
+    let settings: Mutex<ServerSettings>
+    let openConnections = Atomic<Int>(0)
+    let streamingClients = Atomic<Int>(0)
+    let draining = Atomic<Bool>(false)
+    private let idleWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
+
+    init(configuration: ServerConfiguration, responder: any RequestResponder, logger: Logger) {
+        self.configuration = configuration
+        self.responder = responder
+        self.logger = logger
+        self.settings = Mutex(configuration.settings)
+        self.requestIDPrefix = String(UInt32.random(in: .min ... .max), radix: 36) + "-"
+    }
+
+    func connectionOpened() {
+        let count = openConnections.add(1, ordering: .relaxed).newValue
+        gauges.openConnections.record(count)
+    }
+
+    func connectionClosed() {
+        let count = openConnections.subtract(1, ordering: .acquiringAndReleasing).newValue
+        gauges.openConnections.record(count)
+        if count == 0 { resumeIdleWaiters() }
+    }
+
+    func streamOpened() { gauges.sseClients.record(streamingClients.add(1, ordering: .relaxed).newValue) }
+    func streamClosed() { gauges.sseClients.record(streamingClients.subtract(1, ordering: .relaxed).newValue) }
+
+    /// Returns once no connection is open.
+    func waitUntilNoConnections() async {
+        await withCheckedContinuation { continuation in
+            idleWaiters.withLock { $0.append(continuation) }
+            if openConnections.load(ordering: .acquiring) == 0 { resumeIdleWaiters() }
+        }
+    }
+
+    private func resumeIdleWaiters() {
+        let waiters = idleWaiters.withLock { waiters in
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

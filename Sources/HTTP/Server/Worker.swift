@@ -1,0 +1,115 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One serial queue of the worker pool and the connections it runs.
+///
+/// Everything a connection owns is touched only on its worker's queue, so
+/// connections need no locks; the read buffer, date cache and metric label
+/// cache are shared by the worker's connections for the same reason.
+final class Worker: @unchecked Sendable {
+    private static let key = DispatchSpecificKey<Int>()
+
+    let index: Int
+    let queue: DispatchQueue
+    let core: ServerCore
+    /// Scratch space for `recv`, reused by every connection of this worker.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    let dates = DateCache()
+    let metrics = HTTPMetrics()
+    /// This worker's copy of the runtime settings (updated by `HTTPServer.apply`).
+    private(set) var settings: ServerSettings
+    private var connections: [ObjectIdentifier: Connection] = [:]
+    private var sweepTimer: DispatchSourceTimer?
+    private var requestCounter: UInt64 = 0
+
+    init(index: Int, core: ServerCore, settings: ServerSettings) {
+        self.index = index
+        self.core = core
+        self.settings = settings
+        queue = DispatchQueue(label: "signalbox.http.worker.\(index)")
+        queue.setSpecific(key: Self.key, value: index)
+    }
+
+    deinit { readBuffer.deallocate() }
+
+    /// True when the caller runs on this worker's queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == index }
+
+    func start() {
+        queue.async { self.scheduleSweep() }
+    }
+
+    /// Takes over an accepted socket.
+    func adopt(fd: Int32, remote: String, rejecting: Bool) {
+        queue.async {
+            let connection = Connection(fd: fd, remote: remote, worker: self, rejecting: rejecting)
+            self.connections[ObjectIdentifier(connection)] = connection
+            connection.start()
+        }
+    }
+
+    /// Called by a connection when its socket is closed.
+    func remove(_ connection: Connection) {
+        connections[ObjectIdentifier(connection)] = nil
+    }
+
+    func apply(_ settings: ServerSettings) {
+        queue.async {
+            self.settings = settings
+            self.scheduleSweep()
+        }
+    }
+
+    /// Asks every connection to finish what it is doing and close.
+    func drain() {
+        queue.async { for connection in self.connections.values { connection.drain() } }
+    }
+
+    /// Closes every connection now, cancelling what runs for them.
+    func abortAll() {
+        queue.async { for connection in Array(self.connections.values) { connection.abort(reason: "shutdown") } }
+    }
+
+    func stop() {
+        queue.async {
+            self.sweepTimer?.cancel()
+            self.sweepTimer = nil
+        }
+    }
+
+    /// A request ID unique in this process: a random process prefix, the worker and a counter.
+    func nextRequestID() -> String {
+        requestCounter &+= 1
+        return core.requestIDPrefix + String(index, radix: 36) + "-" + String(requestCounter, radix: 36)
+    }
+
+    /// Timeouts and heartbeats are checked by one periodic sweep per worker,
+    /// so a request costs no timer calls. The period is a quarter of the
+    /// shortest timeout, between 5 ms and 1 s.
+    private func scheduleSweep() {
+        let s = settings
+        let shortest = [s.headerReadTimeout, s.bodyReadTimeout, s.idleTimeout, s.writeTimeout, s.heartbeatInterval, core.configuration.lingerTimeout]
+            .map(\.nanoseconds).min() ?? 1_000_000_000
+        let period = min(max(shortest / 4, 5_000_000), 1_000_000_000)
+        sweepTimer?.cancel()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .nanoseconds(Int(period)), repeating: .nanoseconds(Int(period)), leeway: .nanoseconds(Int(period / 10)))
+        timer.setEventHandler { [unowned self] in
+            let now = Clock.now()
+            for connection in Array(self.connections.values) { connection.checkTimers(now: now) }
+        }
+        timer.resume()
+        sweepTimer = timer
+    }
+}
+
+/// Monotonic time in nanoseconds.
+enum Clock {
+    static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+}

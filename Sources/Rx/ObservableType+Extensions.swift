@@ -1,0 +1,70 @@
+extension ObservableType {
+    /// Subscribes an event handler to an observable sequence.
+    ///
+    /// - parameter on: Action to invoke for each event in the observable sequence.
+    /// - returns: Subscription object used to unsubscribe from the observable sequence.
+    public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
+        let observer = AnonymousObserver { e in on(e) }
+        return asObservable().subscribe(observer)
+    }
+
+    /// Subscribes element, error, completion and disposal handlers to the sequence.
+    ///
+    /// `onDisposed` runs once: after a terminal event, or when the returned disposable is disposed.
+    public func subscribe(
+        onNext: ((Element) -> Void)? = nil,
+        onError: ((Swift.Error) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        let disposable: Disposable
+        if let onDisposed {
+            disposable = Disposables.create(with: onDisposed)
+        } else {
+            disposable = Disposables.create()
+        }
+
+        let observer = AnonymousObserver<Element> { event in
+            switch event {
+            case .next(let value):
+                onNext?(value)
+            case .error(let error):
+                onError?(error)
+                disposable.dispose()
+            case .completed:
+                onCompleted?()
+                disposable.dispose()
+            }
+        }
+        return Disposables.create(asObservable().subscribe(observer), disposable)
+    }
+
+    /// Subscribes handlers that receive `object` weakly; once `object` is released,
+    /// the handlers are no longer called.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onNext: { [weak object] in
+                guard let object else { return }
+                onNext?(object, $0)
+            },
+            onError: { [weak object] in
+                guard let object else { return }
+                onError?(object, $0)
+            },
+            onCompleted: { [weak object] in
+                guard let object else { return }
+                onCompleted?(object)
+            },
+            onDisposed: { [weak object] in
+                guard let object else { return }
+                onDisposed?(object)
+            }
+        )
+    }
+}

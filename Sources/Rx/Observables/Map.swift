@@ -1,0 +1,56 @@
+extension ObservableType {
+    /// Projects each element of an observable sequence into a new form.
+    ///
+    /// A thrown error terminates the sequence with that error.
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
+        Map(source: asObservable(), transform: transform)
+    }
+}
+
+final private class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
+    typealias Transform = (SourceType) throws -> Observer.Element
+
+    private let transform: Transform
+
+    init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
+        self.transform = transform
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func on(_ event: Event<SourceType>) {
+        switch event {
+        case .next(let element):
+            do {
+                let mappedElement = try transform(element)
+                forwardOn(.next(mappedElement))
+            } catch let e {
+                forwardOn(.error(e))
+                dispose()
+            }
+        case .error(let error):
+            forwardOn(.error(error))
+            dispose()
+        case .completed:
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+final private class Map<SourceType, ResultType>: Producer<ResultType>, @unchecked Sendable {
+    typealias Transform = (SourceType) throws -> ResultType
+
+    private let source: Observable<SourceType>
+    private let transform: Transform
+
+    init(source: Observable<SourceType>, transform: @escaping Transform) {
+        self.source = source
+        self.transform = transform
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ResultType {
+        let sink = MapSink(transform: transform, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}

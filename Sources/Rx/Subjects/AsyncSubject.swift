@@ -1,0 +1,84 @@
+/// An AsyncSubject emits the last value (and only the last value) emitted by the source Observable,
+/// and only after that source Observable completes.
+///
+/// If the source terminates with an error, the AsyncSubject emits only that error.
+public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, SynchronizedUnsubscribeType, @unchecked Sendable {
+    // `@unchecked`: all mutable state is guarded by `lock`.
+    public typealias SubjectObserverType = AsyncSubject<Element>
+
+    typealias Observers = Bag<(Event<Element>) -> Void>
+
+    private let lock = RecursiveLock()
+    private var observers = Observers()
+    private var isStopped = false
+    private var stoppedEvent: Event<Element>?
+    private var lastElement: Element?
+
+    /// Indicates whether the subject has any observers.
+    public var hasObservers: Bool {
+        lock.performLocked { observers.count > 0 }
+    }
+
+    /// Creates a subject.
+    public override init() {
+        super.init()
+    }
+
+    /// Notifies all subscribed observers about next event.
+    public func on(_ event: Event<Element>) {
+        lock.lock()
+        defer { lock.unlock() }
+        if isStopped { return }
+        switch event {
+        case .next(let element):
+            lastElement = element
+        case .error:
+            stoppedEvent = event
+            isStopped = true
+            let current = observers
+            observers.removeAll()
+            dispatch(current.items, event)
+        case .completed:
+            isStopped = true
+            let current = observers
+            observers.removeAll()
+            if let lastElement {
+                stoppedEvent = .next(lastElement)
+                dispatch(current.items, .next(lastElement))
+                dispatch(current.items, .completed)
+            } else {
+                stoppedEvent = .completed
+                dispatch(current.items, .completed)
+            }
+        }
+    }
+
+    /// Subscribes an observer to the subject.
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        lock.performLocked {
+            if let stoppedEvent {
+                switch stoppedEvent {
+                case .next:
+                    observer.on(stoppedEvent)
+                    observer.on(.completed)
+                case .completed:
+                    observer.on(.completed)
+                case .error:
+                    observer.on(stoppedEvent)
+                }
+                return Disposables.create()
+            }
+            let key = observers.insert(observer.on)
+            return SubscriptionDisposable(owner: self, key: key)
+        }
+    }
+
+    func synchronizedUnsubscribe(_ disposeKey: BagKey) {
+        lock.performLocked {
+            _ = observers.removeKey(disposeKey)
+        }
+    }
+
+    /// Returns observer interface for subject.
+    public func asObserver() -> AsyncSubject<Element> { self }
+}

@@ -1,0 +1,86 @@
+/// Represents an object that is both an observable sequence as well as an observer.
+///
+/// Each notification is broadcasted to all subscribed observers. Observers that
+/// subscribe after a terminal event get only that terminal event.
+///
+/// Unlike RxSwift, calling `on` from several threads at once is allowed: the
+/// subject delivers one event at a time (under its reentrant lock), so events to
+/// one observer never overlap.
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SynchronizedUnsubscribeType, @unchecked Sendable {
+    // `@unchecked`: all mutable state is guarded by `lock`.
+    public typealias SubjectObserverType = PublishSubject<Element>
+
+    typealias Observers = Bag<(Event<Element>) -> Void>
+
+    private let lock = RecursiveLock()
+    private var disposed = false
+    private var observers = Observers()
+    private var stopped = false
+    private var stoppedEvent = nil as Event<Element>?
+
+    /// Indicates whether the subject has any observers.
+    public var hasObservers: Bool {
+        lock.performLocked { observers.count > 0 }
+    }
+
+    /// Indicates whether the subject has been disposed.
+    public var isDisposed: Bool {
+        lock.performLocked { disposed }
+    }
+
+    /// Creates a subject.
+    public override init() {
+        super.init()
+    }
+
+    /// Notifies all subscribed observers about the next event.
+    public func on(_ event: Event<Element>) {
+        lock.lock()
+        defer { lock.unlock() }
+        if disposed || stopped { return }
+        switch event {
+        case .next:
+            dispatch(observers.items, event)
+        case .completed, .error:
+            stoppedEvent = event
+            stopped = true
+            let current = observers
+            observers.removeAll()
+            dispatch(current.items, event)
+        }
+    }
+
+    /// Subscribes an observer to the subject.
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        lock.performLocked {
+            if let stoppedEvent {
+                observer.on(stoppedEvent)
+                return Disposables.create()
+            }
+            if disposed {
+                observer.on(.error(RxError.disposed(object: self)))
+                return Disposables.create()
+            }
+            let key = observers.insert(observer.on)
+            return SubscriptionDisposable(owner: self, key: key)
+        }
+    }
+
+    func synchronizedUnsubscribe(_ disposeKey: BagKey) {
+        lock.performLocked {
+            _ = observers.removeKey(disposeKey)
+        }
+    }
+
+    /// Returns observer interface for subject.
+    public func asObserver() -> PublishSubject<Element> { self }
+
+    /// Unsubscribe all observers and release resources.
+    public func dispose() {
+        lock.performLocked {
+            disposed = true
+            observers.removeAll()
+            stoppedEvent = nil
+        }
+    }
+}

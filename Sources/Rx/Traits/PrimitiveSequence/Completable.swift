@@ -1,0 +1,110 @@
+/// Marks a `PrimitiveSequence` that never emits an element: it completes or fails.
+public enum CompletableTrait {}
+
+/// A sequence that only completes or fails: the shape of a write (an HTTP endpoint
+/// answering `204 No Content`, or a problem document).
+public typealias Completable = PrimitiveSequence<CompletableTrait, Never>
+
+/// What a `Completable` delivers.
+public enum CompletableEvent {
+    /// The sequence failed.
+    case error(Swift.Error)
+    /// The sequence completed.
+    case completed
+}
+
+extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
+    /// The callback `Completable.create` hands to its subscribe closure.
+    public typealias CompletableObserver = (CompletableEvent) -> Void
+
+    /// A `Completable` whose subscription runs `subscribe`.
+    ///
+    /// Only the first event given to the callback counts, even when threads race; later
+    /// ones are dropped. The disposable `subscribe` returns is disposed right after that
+    /// first event, or when the subscriber disposes first.
+    public static func create(
+        subscribe: @escaping (@escaping CompletableObserver) -> Disposable
+    ) -> Completable {
+        let source = Observable<Never>.create { observer in
+            let gate = FirstEventGate()
+            return subscribe { event in
+                guard gate.pass() else { return }
+                switch event {
+                case .error(let error): observer.on(.error(error))
+                case .completed: observer.on(.completed)
+                }
+            }
+        }
+        return Completable(raw: source)
+    }
+
+    /// Subscribes `observer` to the one event of this `Completable`.
+    public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> Disposable {
+        var stopped = false  // events to one observer never overlap: no lock needed
+        return primitiveSequence.source.subscribe { event in
+            if stopped { return }
+            stopped = true
+            switch event {
+            case .error(let error): observer(.error(error))
+            case .completed: observer(.completed)
+            }
+        }
+    }
+
+    /// Subscribes handlers for completion, the error and the end of the subscription.
+    /// `onDisposed` runs exactly once, after the other handler, or when the returned
+    /// disposable is disposed before any event.
+    public func subscribe(
+        onCompleted: (() -> Void)? = nil,
+        onError: ((Swift.Error) -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        let disposed = onDisposed.map(Disposables.create(with:)) ?? Disposables.create()
+        let subscription = subscribe { event in
+            switch event {
+            case .completed: onCompleted?()
+            case .error(let error): onError?(error)
+            }
+            disposed.dispose()
+        }
+        return Disposables.create(subscription, disposed)
+    }
+}
+
+extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
+    /// A `Completable` that completes at once.
+    public static func empty() -> Completable {
+        Completable(raw: Observable.empty())
+    }
+
+    /// A `Completable` that fails with `error`.
+    public static func error(_ error: Swift.Error) -> Completable {
+        Completable(raw: Observable.error(error))
+    }
+
+    /// A `Completable` that never ends.
+    public static func never() -> Completable {
+        Completable(raw: Observable.never())
+    }
+
+    /// Completes when all `completables` have completed; fails with the first error.
+    public static func zip(_ completables: Completable...) -> Completable {
+        Completable(raw: Observable.merge(completables.map { $0.asObservable() }))
+    }
+
+    /// Runs side effects for the events and the subscription, keeping the trait.
+    public func `do`(
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Completable {
+        Completable(raw: primitiveSequence.source.do(
+            onError: onError, onCompleted: onCompleted, onSubscribe: onSubscribe, onDispose: onDispose))
+    }
+
+    /// Completes instead of failing.
+    public func catchAndComplete() -> Completable {
+        Completable(raw: primitiveSequence.source.catch { _ in Observable.empty() })
+    }
+}

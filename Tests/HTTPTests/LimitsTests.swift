@@ -1,0 +1,80 @@
+@testable import HTTP
+import Glibc
+import Testing
+
+/// Timeouts and the connection limit over real sockets, with short settings.
+@Suite("Limits and timeouts")
+struct LimitsTests {
+    static func router() -> Router {
+        let router = Router()
+        router.get("/hello") { _ in "hello" }
+        router.post("/upload") { request in "\(request.body.count)" }
+        return router
+    }
+
+    @Test func slowlorisGets408AndIsClosed() async throws {
+        let server = try startServer(Self.router(), settings: ServerSettings(headerReadTimeout: .milliseconds(200)))
+        let client = try server.client()
+        // Trickle header lines: the timeout runs from the first byte, not from the last.
+        try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n")
+        for index in 0..<6 {
+            usleep(50_000)
+            guard (try? client.send("X-Slow-\(index): y\r\n")) != nil else { break }
+        }
+        let reply = try client.readResponse()
+        #expect(reply.status == 408)
+        #expect(reply.header("Content-Type") == "application/problem+json")
+        #expect(reply.header("Connection") == "close")
+        #expect(try client.isClosedByServer())
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+
+    @Test func slowBodyGets408() async throws {
+        let server = try startServer(Self.router(), settings: ServerSettings(bodyReadTimeout: .milliseconds(150)))
+        let client = try server.client()
+        try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+        let reply = try client.readResponse()
+        #expect(reply.status == 408)
+        #expect(try client.isClosedByServer())
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+
+    @Test func idleKeepAliveConnectionIsClosed() async throws {
+        let server = try startServer(Self.router(), settings: ServerSettings(idleTimeout: .milliseconds(100)))
+        let client = try server.client()
+        try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try client.readResponse().text == "hello")
+        #expect(try client.isClosedByServer())
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+
+    @Test func overMaxConnectionsGets503() async throws {
+        let server = try startServer(Self.router(), settings: ServerSettings(maxConnections: 1))
+        let first = try server.client()
+        try first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try first.readResponse().status == 200)
+
+        let second = try server.client()
+        let reply = try second.readResponse()
+        #expect(reply.status == 503)
+        #expect(reply.header("Retry-After") == "1")
+        #expect(try second.isClosedByServer())
+
+        // The first connection is unaffected.
+        try first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try first.readResponse().status == 200)
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+
+    @Test func settingsApplyToARunningServer() async throws {
+        let server = try startServer(Self.router())
+        let first = try server.client()
+        try first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try first.readResponse().status == 200)
+        server.apply(ServerSettings(maxConnections: 1))
+        #expect(server.settings.maxConnections == 1)
+        let second = try server.client()
+        #expect(try second.readResponse().status == 503)
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+}

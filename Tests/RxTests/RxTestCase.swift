@@ -1,0 +1,42 @@
+import Foundation
+import Rx
+import XCTest
+
+/// Base class of the Rx tests: checks that every test leaves `Resources.total`
+/// where it found it (no leaked sinks, disposables, subjects or observables).
+///
+/// XCTest runs tests serially, so the global counter belongs to one test at a time.
+class RxTestCase: XCTestCase {
+    private var startResourceCount: Int32 = 0
+
+    override func setUp() {
+        super.setUp()
+        startResourceCount = Resources.total
+    }
+
+    override func tearDown() {
+        // Work handed to Dispatch releases its closures just after it finishes,
+        // which no API lets us await: allow such stragglers a bounded moment.
+        var attempts = 0
+        while Resources.total != startResourceCount && attempts < 100 {
+            Thread.sleep(forTimeInterval: 0.01)
+            attempts += 1
+        }
+        XCTAssertEqual(Resources.total, startResourceCount, "Rx resources leaked by this test")
+        super.tearDown()
+    }
+}
+
+/// The error tests fail sequences with.
+struct TestError: Error, Equatable, CustomStringConvertible {
+    var description: String { "testError" }
+}
+
+let testError = TestError()
+
+/// Another error, to tell two failures apart.
+struct TestError2: Error, Equatable, CustomStringConvertible {
+    var description: String { "testError2" }
+}
+
+let testError2 = TestError2()
