@@ -42,7 +42,7 @@ let package = Package(
         ),
 
         // The search index. No HTTP.
-        .target(name: "Search", resources: [.copy("Resources")]),
+        .target(name: "Search", dependencies: ["CZlib"], resources: [.copy("Resources")]),
 
         // The service: endpoints, lookups, change feed, store, metrics.
         .target(

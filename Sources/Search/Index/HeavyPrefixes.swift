@@ -1,0 +1,79 @@
+/// Precomputed answers for short prefixes that match many documents ("s", "sa", "san"...):
+/// their best documents and total, so the first keystrokes cost a lookup, not a scan of
+/// tens of thousands of postings. Used for one-word prefix queries without filters.
+struct HeavyPrefixes: Sendable {
+    /// Which prefixes to precompute.
+    struct Policy: Sendable, Hashable {
+        /// Longest prefix, in UTF-16 units (at most 4: the key packs 4 units).
+        var maxUnits = 4
+        /// Precompute a prefix when its terms have at least this many postings.
+        var minPostings = 1_000
+        /// Best documents kept per prefix (answers pages up to this far).
+        var keep = SearchQuery.Limits.maxLimit
+
+        static let `default` = Policy()
+    }
+
+    struct Entry: Sendable {
+        var keys: Range<Int>
+        var total: Int
+        var terms: Range<Int>
+    }
+
+    private(set) var entries: [UInt64: Entry] = [:]
+    private(set) var keys: [UInt64] = []
+
+    init() {}
+
+    init(core: IndexCore, policy: Policy) {
+        let scratch = SearchScratch()
+        let maxUnits = min(policy.maxUnits, 4)
+        guard maxUnits > 0 else { return }
+        for length in 1...maxUnits {
+            var start = 0
+            while start < core.termCount {
+                guard core.termLength(start) >= length else {
+                    start += 1
+                    continue
+                }
+                let prefix = (0..<length).map { core.unit(start, $0) }
+                let range = core.prefixRange(prefix)
+                let postings = Int(core.postingStarts[range.upperBound] - core.postingStarts[range.lowerBound])
+                if postings >= policy.minPostings, let key = Self.key(prefix) {
+                    let word = QueryWord(units: prefix, isPrefix: true, isCJK: false)
+                    let filter = CoreFilter(countryMask: nil, documentLimit: core.count, tombstones: [], tombstoneList: [])
+                    let hits = core.search([word], filter: filter, need: policy.keep, scratch: scratch, useHeavy: false)
+                    entries[key] = Entry(keys: keys.count..<keys.count + hits.keys.count, total: hits.total, terms: range)
+                    keys.append(contentsOf: hits.keys)
+                }
+                start = range.upperBound
+            }
+        }
+    }
+
+    /// Packs up to 4 units; nil for longer prefixes.
+    static func key(_ units: [UInt16]) -> UInt64? {
+        guard units.count <= 4 else { return nil }
+        var key: UInt64 = 0
+        for i in 0..<4 { key = key << 16 | (i < units.count ? UInt64(units[i]) : 0) }
+        return key
+    }
+
+    /// The precomputed answer for `prefix`, skipping tombstoned documents; nil when there is none
+    /// or when too many of its documents are gone to fill `need`.
+    func answer(_ prefix: [UInt16], need: Int, core: IndexCore, filter: CoreFilter) -> CoreHits? {
+        guard let key = Self.key(prefix), let entry = entries[key] else { return nil }
+        if filter.tombstoneList.isEmpty {
+            guard need <= entry.keys.count || entry.keys.count == entry.total else { return nil }
+            return CoreHits(keys: Array(keys[entry.keys.prefix(need)]), total: entry.total)
+        }
+        var result: [UInt64] = []
+        for k in keys[entry.keys] where result.count < need {
+            let d = RankKey.document(k)
+            if filter.tombstones[d >> 6] & (1 << UInt64(d & 63)) == 0 { result.append(k) }
+        }
+        let gone = filter.tombstoneList.count { core.document(Int($0), hasTermIn: entry.terms) }
+        guard result.count == need || entry.keys.count == entry.total else { return nil }
+        return CoreHits(keys: result, total: entry.total - gone)
+    }
+}

@@ -1,0 +1,272 @@
+/// An immutable inverted index over a set of documents.
+///
+/// Documents are numbered by rank, highest first, so every postings list (sorted by document
+/// number) is also in rank order and a minimum-rank filter is a cut-off. Terms are normalized
+/// tokens in one sorted dictionary: the terms starting with a prefix are one contiguous range,
+/// found by binary search, and so are their postings.
+final class IndexCore: Sendable {
+    /// Documents by number (rank descending).
+    let documents: [Document]
+    /// `documents[i].rank`, contiguous for the minimum-rank cut-off.
+    let ranks: [Double]
+    /// Country of each document as `CountryCode.index`, or `CountryCode.none`.
+    let countries: [UInt16]
+
+    /// Sorted terms: term `t` is `termUnits[termStarts[t]..<termStarts[t + 1]]` (folded UTF-16).
+    let termUnits: [UInt16]
+    let termStarts: [UInt32]
+    /// Postings of term `t`: `postings[postingStarts[t]..<postingStarts[t + 1]]`, ascending document
+    /// numbers; bit 31 marks a term found in the document's name (not only in an alternate name),
+    /// bit 30 a term that is by itself a whole name or alternate name of the document.
+    let postings: [UInt32]
+    let postingStarts: [UInt32]
+    /// Forward index: the terms of document `d` are `docTerms[docTermStarts[d]..<docTermStarts[d + 1]]`.
+    let docTerms: [UInt32]
+    let docTermStarts: [UInt32]
+    /// `NameHash` of each name of two or more words of document `d`:
+    /// `nameHashes[nameHashStarts[d]..<nameHashStarts[d + 1]]`.
+    let nameHashes: [UInt64]
+    let nameHashStarts: [UInt32]
+
+    /// Precomputed answers for short, frequent prefixes (see `HeavyPrefixes`).
+    let heavy: HeavyPrefixes
+
+    static let inNameFlag: UInt32 = 0x8000_0000
+    static let wholeNameFlag: UInt32 = 0x4000_0000
+    static let docMask: UInt32 = 0x3FFF_FFFF
+
+    var count: Int { documents.count }
+    var termCount: Int { termStarts.count - 1 }
+
+    /// Builds the index, precomputed prefixes included; `documents` may come in any order.
+    static func build(_ documents: [Document], heavyPolicy: HeavyPrefixes.Policy) -> IndexCore {
+        let plain = IndexCore(documents: documents)
+        return IndexCore(plain, heavy: HeavyPrefixes(core: plain, policy: heavyPolicy))
+    }
+
+    private init(_ core: IndexCore, heavy: HeavyPrefixes) {
+        documents = core.documents
+        ranks = core.ranks
+        countries = core.countries
+        termUnits = core.termUnits
+        termStarts = core.termStarts
+        postings = core.postings
+        postingStarts = core.postingStarts
+        docTerms = core.docTerms
+        docTermStarts = core.docTermStarts
+        nameHashes = core.nameHashes
+        nameHashStarts = core.nameHashStarts
+        self.heavy = heavy
+    }
+
+    private init(documents unordered: [Document]) {
+        let order = unordered.indices.sorted { a, b in
+            let (x, y) = (unordered[a].rank, unordered[b].rank)
+            return x != y ? x > y : a < b
+        }
+        let documents = order.map { unordered[$0] }
+        self.documents = documents
+        ranks = documents.map(\.rank)
+        countries = documents.map { CountryCode.index(of: $0.countryCode) }
+
+        // 1. Tokenize every name; intern tokens; per document, its distinct terms with flags
+        //    (bit 0: in the name, bit 1: a whole name) and the hashes of its names of several words.
+        var interner = TermInterner(expectedTerms: documents.count * 4)
+        var provisional: [UInt32] = []  // term id << 2 | flags, grouped by document
+        var provisionalStarts: [UInt32] = [0]
+        provisional.reserveCapacity(documents.count * 8)
+        provisionalStarts.reserveCapacity(documents.count + 1)
+        var nameHashes: [UInt64] = []
+        var nameHashStarts: [UInt32] = [0]
+        nameHashStarts.reserveCapacity(documents.count + 1)
+        var buffer = TokenBuffer()
+        var local: [UInt32] = []
+        var hashes: [UInt64] = []
+        for document in documents {
+            local.removeAll(keepingCapacity: true)
+            hashes.removeAll(keepingCapacity: true)
+            for index in 0...document.alternateNames.count {
+                Normalizer.scan(index == 0 ? document.name : document.alternateNames[index - 1], into: &buffer)
+                let flags: UInt32 = (index == 0 ? 1 : 0) | (buffer.spans.count == 1 ? 2 : 0)
+                for span in buffer.spans { local.append(interner.intern(buffer.units(of: span)) << 2 | flags) }
+                if buffer.spans.count > 1 { hashes.append(NameHash.hash(buffer.spans.map { buffer.units(of: $0) })) }
+            }
+            local.sort()
+            var previous = UInt32.max
+            for entry in local {
+                if previous != .max, entry >> 2 == previous >> 2 {
+                    provisional[provisional.count - 1] |= entry & 3
+                } else {
+                    provisional.append(entry)
+                }
+                previous = entry
+            }
+            provisionalStarts.append(UInt32(provisional.count))
+            hashes.sort()
+            var last: UInt64?
+            for hash in hashes where hash != last {
+                nameHashes.append(hash)
+                last = hash
+            }
+            nameHashStarts.append(UInt32(nameHashes.count))
+        }
+        self.nameHashes = nameHashes
+        self.nameHashStarts = nameHashStarts
+
+        // 2. Sort the terms; renumber.
+        let termCount = interner.count
+        var sortKeys = [(key: UInt64, id: UInt32)]()
+        sortKeys.reserveCapacity(termCount)
+        interner.arena.withUnsafeBufferPointer { arena in
+            for id in 0..<termCount {
+                let start = Int(interner.starts[id]), end = Int(interner.starts[id + 1])
+                var key: UInt64 = 0
+                for i in 0..<4 { key = key << 16 | (start + i < end ? UInt64(arena[start + i]) : 0) }
+                sortKeys.append((key, UInt32(id)))
+            }
+            sortKeys.sort { a, b in
+                if a.key != b.key { return a.key < b.key }
+                let x = arena[Int(interner.starts[Int(a.id)])..<Int(interner.starts[Int(a.id) + 1])]
+                let y = arena[Int(interner.starts[Int(b.id)])..<Int(interner.starts[Int(b.id) + 1])]
+                return x.lexicographicallyPrecedes(y)
+            }
+        }
+        var renumber = [UInt32](repeating: 0, count: termCount)
+        var termUnits: [UInt16] = []
+        termUnits.reserveCapacity(interner.arena.count)
+        var termStarts: [UInt32] = [0]
+        termStarts.reserveCapacity(termCount + 1)
+        for (sorted, entry) in sortKeys.enumerated() {
+            renumber[Int(entry.id)] = UInt32(sorted)
+            termUnits.append(contentsOf: interner.units(of: Int(entry.id)))
+            termStarts.append(UInt32(termUnits.count))
+        }
+        self.termUnits = termUnits
+        self.termStarts = termStarts
+
+        // 3. Postings (counting sort by term; documents visited in order keep each list sorted).
+        var postingStarts = [UInt32](repeating: 0, count: termCount + 1)
+        var docTerms = [UInt32](repeating: 0, count: provisional.count)
+        for (i, entry) in provisional.enumerated() {
+            let term = renumber[Int(entry >> 2)]
+            docTerms[i] = term
+            postingStarts[Int(term) + 1] += 1
+        }
+        for t in 0..<termCount { postingStarts[t + 1] += postingStarts[t] }
+        var fill = postingStarts
+        var postings = [UInt32](repeating: 0, count: provisional.count)
+        for d in 0..<documents.count {
+            for i in Int(provisionalStarts[d])..<Int(provisionalStarts[d + 1]) {
+                let term = Int(docTerms[i])
+                let flags = provisional[i] & 3
+                postings[Int(fill[term])] = UInt32(d) | (flags & 1 != 0 ? Self.inNameFlag : 0) | (flags & 2 != 0 ? Self.wholeNameFlag : 0)
+                fill[term] += 1
+            }
+        }
+        self.postings = postings
+        self.postingStarts = postingStarts
+        self.docTerms = docTerms
+        self.docTermStarts = provisionalStarts
+        self.heavy = HeavyPrefixes()
+    }
+
+    // MARK: Terms
+
+    @inline(__always) func termLength(_ term: Int) -> Int {
+        Int(termStarts[term + 1] - termStarts[term])
+    }
+
+    @inline(__always) func unit(_ term: Int, _ position: Int) -> UInt16 {
+        termUnits[Int(termStarts[term]) + position]
+    }
+
+    func termString(_ term: Int) -> String {
+        String(decoding: termUnits[Int(termStarts[term])..<Int(termStarts[term + 1])], as: UTF16.self)
+    }
+
+    /// Compares term `term` with `word`, looking at most at `word.count` units when `prefixOnly`.
+    private func compare(_ term: Int, _ word: [UInt16], prefixOnly: Bool) -> Int {
+        let start = Int(termStarts[term]), length = termLength(term)
+        let n = min(length, word.count)
+        for i in 0..<n {
+            let a = termUnits[start + i], b = word[i]
+            if a != b { return a < b ? -1 : 1 }
+        }
+        if length == word.count || (prefixOnly && length > word.count) { return 0 }
+        return length < word.count ? -1 : 1
+    }
+
+    /// The range of terms that start with `word`.
+    func prefixRange(_ word: [UInt16]) -> Range<Int> {
+        var lo = 0, hi = termCount
+        while lo < hi {  // first term >= word
+            let mid = (lo + hi) / 2
+            if compare(mid, word, prefixOnly: false) < 0 { lo = mid + 1 } else { hi = mid }
+        }
+        let start = lo
+        hi = termCount
+        while lo < hi {  // first term past the prefix
+            let mid = (lo + hi) / 2
+            if compare(mid, word, prefixOnly: true) == 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return start..<lo
+    }
+
+    /// The term equal to `word`, if any.
+    func exactTerm(_ word: [UInt16]) -> Int? {
+        let range = prefixRange(word)
+        guard let first = range.first, termLength(first) == word.count else { return nil }
+        return first
+    }
+
+    /// The number of documents (highest ranks first) whose rank is at least `minRank`.
+    func documentsRanked(atLeast minRank: Double) -> Int {
+        var lo = 0, hi = ranks.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if ranks[mid] >= minRank { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Whether document `d` has a name of several words with this `NameHash`.
+    func document(_ d: Int, hasNameHash hash: UInt64) -> Bool {
+        nameHashes[Int(nameHashStarts[d])..<Int(nameHashStarts[d + 1])].contains(hash)
+    }
+
+    /// Whether document `d` has a term in `terms`.
+    func document(_ d: Int, hasTermIn terms: Range<Int>) -> Bool {
+        for i in Int(docTermStarts[d])..<Int(docTermStarts[d + 1]) where terms.contains(Int(docTerms[i])) {
+            return true
+        }
+        return false
+    }
+}
+
+/// ISO 3166-1 alpha-2 codes as small integers for the country filter.
+enum CountryCode {
+    static let none: UInt16 = 0xFFFF
+    static let count = 26 * 26
+
+    static func index(of code: String?) -> UInt16 {
+        guard let code else { return none }
+        let bytes = Array(code.utf8)
+        guard bytes.count == 2 else { return none }
+        let a = Int(bytes[0]) - 65, b = Int(bytes[1]) - 65
+        guard (0..<26).contains(a), (0..<26).contains(b) else { return none }
+        return UInt16(a * 26 + b)
+    }
+}
+
+/// Identifies a name by its normalized words, to tell a query that is a whole name ("new york")
+/// from one that only starts names or matches some of their words.
+enum NameHash {
+    static func hash(_ words: some Sequence<some Collection<UInt16>>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for word in words {
+            for unit in word { hash = (hash ^ UInt64(unit)) &* 0x100_0000_01b3 }
+            hash = (hash ^ 0xFFFF_FFFF) &* 0x100_0000_01b3
+        }
+        return hash
+    }
+}

@@ -1,0 +1,123 @@
+import Synchronization
+
+/// A thread-safe, in-memory search index over `Document`s.
+///
+/// Reads work on an immutable snapshot taken under a very short lock, so a query never waits for
+/// a write to finish. A write builds the next snapshot (the base index is shared; only the small
+/// set of documents changed since the last compaction is re-indexed) and swaps it in; writes are
+/// serialized. When the changes exceed `Configuration.maxPendingChanges`, the writer rebuilds the
+/// base from all documents (readers keep using the old snapshot meanwhile).
+public final class SearchIndex: Sendable {
+    /// Tuning; the defaults suit the 235,000-city set.
+    public struct Configuration: Sendable, Hashable {
+        /// Changed documents kept outside the base index before a write rebuilds it. Default 1,024.
+        public var maxPendingChanges: Int = 1_024
+        /// Prefixes of up to this many UTF-16 units (at most 4) get precomputed answers. Default 4.
+        public var precomputedPrefixLength: Int = 4
+        /// ... when their terms have at least this many postings. Default 1,000.
+        public var precomputedPrefixMinPostings: Int = 1_000
+
+        public init() {}
+
+        var heavyPolicy: HeavyPrefixes.Policy {
+            HeavyPrefixes.Policy(maxUnits: precomputedPrefixLength, minPostings: precomputedPrefixMinPostings)
+        }
+    }
+
+    private let configuration: Configuration
+    private let current: Mutex<Snapshot>
+    private let writer = Mutex<Void>(())
+    private let scratches = ScratchPool()
+
+    /// Indexes `documents`; for a repeated id the last document wins.
+    public init(documents: [Document], configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        var seen = [String: Int](minimumCapacity: documents.count)
+        for (index, document) in documents.enumerated() { seen[document.id] = index }
+        let unique = seen.count == documents.count
+            ? documents : documents.enumerated().filter { seen[$0.element.id] == $0.offset }.map(\.element)
+        current = Mutex(Snapshot(documents: unique, policy: configuration.heavyPolicy, version: 0))
+    }
+
+    private var snapshot: Snapshot { current.withLock { $0 } }
+
+    /// Number of documents.
+    public var count: Int { snapshot.count }
+
+    /// Incremented by every change (upsert or successful delete).
+    public var version: UInt64 { snapshot.version }
+
+    /// The document with this id.
+    public func document(id: String) -> Document? { snapshot.document(id: id) }
+
+    /// Every document (base documents by rank, then recent changes).
+    public func allDocuments() -> [Document] { snapshot.allDocuments }
+
+    /// Adds `document` or replaces the one with its id; visible to the next query.
+    /// Callers should `validate()` it first.
+    public func upsert(_ document: Document) {
+        write { $0.upserting(document) }
+    }
+
+    /// Removes the document with this id; returns it, or nil if there was none.
+    @discardableResult
+    public func delete(id: String) -> Document? {
+        var removed: Document?
+        write { snapshot in
+            guard let (next, document) = snapshot.deleting(id: id) else { return nil }
+            removed = document
+            return next
+        }
+        return removed
+    }
+
+    private func write(_ change: (Snapshot) -> Snapshot?) {
+        writer.withLock { _ in
+            guard var next = change(snapshot) else { return }
+            if next.pending.count + next.tombstoneList.count > configuration.maxPendingChanges {
+                next = Snapshot(documents: next.allDocuments, policy: configuration.heavyPolicy, version: next.version)
+            }
+            let swapped = next
+            current.withLock { $0 = swapped }
+        }
+    }
+
+    /// Whether a change to `document` (its state before or after) could alter `query`'s result.
+    public static func affects(query: SearchQuery, document: Document) -> Bool {
+        query.matches(document)
+    }
+
+    /// Runs `query`.
+    public func search(_ query: SearchQuery) -> SearchResult {
+        let parsed = ParsedQuery(query)
+        let snapshot = snapshot
+        guard !parsed.words.isEmpty else { return SearchResult(query: query.text, total: 0, hits: []) }
+        let need = parsed.offset + parsed.limit
+        let (ranked, total) = scratches.withScratch { scratch in
+            let base = snapshot.base.search(
+                parsed.words,
+                filter: snapshot.base.filter(for: parsed, tombstones: snapshot.tombstones, tombstoneList: snapshot.tombstoneList),
+                need: need, scratch: scratch)
+            guard snapshot.delta.count > 0 else {
+                return (base.keys.map { (key: $0, core: snapshot.base) }, base.total)
+            }
+            let delta = snapshot.delta.search(parsed.words, filter: snapshot.delta.filter(for: parsed), need: need, scratch: scratch)
+            var merged = base.keys.map { (key: $0, core: snapshot.base) } + delta.keys.map { (key: $0, core: snapshot.delta) }
+            merged.sort { a, b in
+                let (x, y) = (RankKey.tier(a.key), RankKey.tier(b.key))
+                if x != y { return x < y }
+                let (r, s) = (a.core.ranks[RankKey.document(a.key)], b.core.ranks[RankKey.document(b.key)])
+                if r != s { return r > s }
+                return a.core === b.core ? a.key < b.key : a.core === snapshot.base
+            }
+            return (Array(merged.prefix(need)), base.total + delta.total)
+        }
+        let hits = ranked.dropFirst(parsed.offset).map { entry in
+            let document = entry.core.documents[RankKey.document(entry.key)]
+            return Hit(
+                document: document, highlight: Highlighter.ranges(in: document.name, words: parsed.words),
+                wordsMatched: parsed.words.count - RankKey.missing(entry.key), typos: RankKey.typos(entry.key))
+        }
+        return SearchResult(query: query.text, total: total, hits: hits)
+    }
+}

@@ -1,0 +1,77 @@
+import Synchronization
+
+/// Per-query working memory, reused across queries so the hot loops allocate nothing.
+///
+/// A scratch is used by one query at a time: `ScratchPool` hands it out and takes it back.
+final class SearchScratch: @unchecked Sendable {
+    /// `stamp[d] == generation` when document `d` has been seen by the current query.
+    var stamp: [UInt32] = []
+    /// Ranking key of each seen document (see `RankKey`).
+    var key: [UInt64] = []
+    /// Contribution of the current word to `key[d]`, and which word it belongs to.
+    var wordContribution: [UInt64] = []
+    var wordMark: [UInt8] = []
+    /// Documents seen by the current query, in first-seen order.
+    var touched: [UInt32] = []
+    var generation: UInt32 = 0
+    var matches: [TermMatch] = []
+    var heap: [UInt64] = []
+    var rows: [Int32] = []
+    var path: [UInt16] = []
+
+    /// Starts a query over `documents` documents.
+    func begin(documents: Int) {
+        if stamp.count < documents {
+            stamp = [UInt32](repeating: 0, count: documents)
+            key = [UInt64](repeating: 0, count: documents)
+            wordContribution = [UInt64](repeating: 0, count: documents)
+            wordMark = [UInt8](repeating: 0, count: documents)
+            generation = 0
+        }
+        generation &+= 1
+        if generation == 0 {
+            for i in stamp.indices { stamp[i] = 0 }
+            generation = 1
+        }
+        touched.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Hands out scratches; a query takes one for its duration (one short lock each way).
+final class ScratchPool: Sendable {
+    private let free = Mutex<[SearchScratch]>([])
+
+    func withScratch<R>(_ body: (SearchScratch) -> R) -> R {
+        let scratch = free.withLock { $0.popLast() } ?? SearchScratch()
+        defer { free.withLock { $0.append(scratch) } }
+        return body(scratch)
+    }
+}
+
+/// A range of terms matching a query word with the same number of typos.
+struct TermMatch {
+    var terms: Range<Int>
+    var typos: Int
+    /// The term of the range equal to the (corrected) word, -1 if none: other terms are prefix matches.
+    var exactTerm: Int
+}
+
+/// The 64-bit ranking key of a document for a query: lower is better.
+/// Bits 60-63: words not matched; 54-59: typos; 50-53: not an exact match (see `IndexCore.search`);
+/// 46-49: words matched only in an alternate name; 0-31: document number (rank order).
+enum RankKey {
+    static let missingShift: UInt64 = 60
+    static let typoShift: UInt64 = 54
+    static let prefixShift: UInt64 = 50
+    static let alternateShift: UInt64 = 46
+
+    static func contribution(typos: Int, prefix: Bool, alternate: Bool) -> UInt64 {
+        UInt64(typos) << typoShift | (prefix ? 1 << prefixShift : 0) | (alternate ? 1 << alternateShift : 0)
+    }
+
+    static func document(_ key: UInt64) -> Int { Int(key & 0xFFFF_FFFF) }
+    static func missing(_ key: UInt64) -> Int { Int(key >> missingShift) }
+    static func typos(_ key: UInt64) -> Int { Int(key >> typoShift & 0x3F) }
+    /// The key without the document number: the relevance tier.
+    static func tier(_ key: UInt64) -> UInt64 { key & ~0xFFFF_FFFF }
+}

@@ -1,0 +1,124 @@
+/// Text normalization shared by indexing and querying.
+///
+/// Each scalar is lowercased, decomposed (Unicode compatibility decomposition, NFKD), stripped of
+/// combining marks and given the usual special folds (ß→ss, æ→ae, ø→o, ł→l, đ→d, þ→th, œ→oe, ı→i,
+/// Greek final sigma, Arabic alef/yeh/teh-marbuta variants, Hebrew final letters). Tokens are runs of
+/// letters and digits; apostrophes join ("N'Djamena" → "ndjamena"); everything else separates.
+/// Han, kana and Hangul are kept composed and form tokens of their own, split from other scripts,
+/// so a Chinese, Japanese or Korean name is found by its leading characters (prefix search).
+public enum Normalizer {
+    /// Longest token kept, in UTF-16 units; longer tokens are cut (bounds the typo search).
+    public static let maxTokenUnits = 48
+
+    /// The normalized tokens of `text` joined by single spaces.
+    public static func normalize(_ text: String) -> String {
+        tokenize(text).joined(separator: " ")
+    }
+
+    /// The normalized tokens of `text`, in order.
+    public static func tokenize(_ text: String) -> [String] {
+        var buffer = TokenBuffer()
+        scan(text, into: &buffer)
+        return buffer.spans.map { String(decoding: buffer.units[Int($0.unitStart)..<Int($0.unitEnd)], as: UTF16.self) }
+    }
+
+    /// Tokenizes `text` into `buffer` (cleared first): folded UTF-16 units plus one span per token
+    /// with its position in the original text in Unicode scalar offsets.
+    /// With `recordSources`, `buffer.sources[i]` is the scalar offset that produced unit `i`.
+    static func scan(_ text: String, into buffer: inout TokenBuffer, recordSources: Bool = false) {
+        buffer.removeAll()
+        let table = FoldTable.shared
+        var tokenStart = -1  // unit offset of the open token, -1 when none
+        var tokenScalarStart = 0
+        var tokenKind = ScalarKind.separator
+        var lastWordScalarEnd = 0
+        var scalarIndex = 0
+
+        func close() {
+            if tokenStart >= 0 {
+                buffer.spans.append(
+                    TokenSpan(
+                        unitStart: Int32(tokenStart), unitEnd: Int32(buffer.units.count),
+                        scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd),
+                        isCJK: tokenKind == .cjk))
+            }
+            tokenStart = -1
+        }
+
+        func append(_ value: UInt32, kind: ScalarKind) {
+            if tokenStart >= 0, tokenKind != kind { close() }
+            if tokenStart < 0 {
+                tokenStart = buffer.units.count
+                tokenScalarStart = scalarIndex
+                tokenKind = kind
+            }
+            guard buffer.units.count - tokenStart < maxTokenUnits else { return }
+            if value < 0x10000 {
+                buffer.units.append(UInt16(truncatingIfNeeded: value))
+                if recordSources { buffer.sources.append(Int32(scalarIndex)) }
+            } else {
+                let scalar = Unicode.Scalar(value)!
+                for unit in String(scalar).utf16 {
+                    buffer.units.append(unit)
+                    if recordSources { buffer.sources.append(Int32(scalarIndex)) }
+                }
+            }
+            lastWordScalarEnd = scalarIndex + 1
+        }
+
+        for scalar in text.unicodeScalars {
+            defer { scalarIndex += 1 }
+            let value = scalar.value
+            if value < FoldTable.tableLimit {
+                let entry = table.entries[Int(value)]
+                let kind = ScalarKind(rawValue: UInt8(entry >> 30))!
+                switch kind {
+                case .separator: close()
+                case .ignorable: continue
+                case .word, .cjk:
+                    let count = Int(entry >> 24 & 0x3F)
+                    let offset = Int(entry & 0xFF_FFFF)
+                    for i in offset..<offset + count { append(table.outputs[i], kind: kind) }
+                }
+            } else {
+                let (kind, folded) = FoldTable.fold(scalar)
+                switch kind {
+                case .separator: close()
+                case .ignorable: continue
+                case .word, .cjk: for part in folded { append(part.value, kind: kind) }
+                }
+            }
+        }
+        close()
+    }
+}
+
+/// One token found by `Normalizer.scan`.
+struct TokenSpan: Sendable {
+    var unitStart: Int32
+    var unitEnd: Int32
+    /// First scalar of the token in the original text.
+    var scalarStart: Int32
+    /// One past the last scalar of the token in the original text.
+    var scalarEnd: Int32
+    var isCJK: Bool
+
+    var unitCount: Int { Int(unitEnd - unitStart) }
+}
+
+/// Reusable output of `Normalizer.scan`: no allocation per token.
+struct TokenBuffer {
+    var units: [UInt16] = []
+    var spans: [TokenSpan] = []
+    var sources: [Int32] = []
+
+    mutating func removeAll() {
+        units.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+        sources.removeAll(keepingCapacity: true)
+    }
+
+    func units(of span: TokenSpan) -> ArraySlice<UInt16> {
+        units[Int(span.unitStart)..<Int(span.unitEnd)]
+    }
+}

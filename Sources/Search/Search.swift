@@ -1,1 +1,0 @@
-// Placeholder: the Search module is being built.
