@@ -14,7 +14,8 @@ public func parserFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) 
         maxHeaderSectionLength: 512,
         maxHeaderFieldCount: 8,
         maxBodyLength: 1024,
-        maxChunkLineLength: 64
+        maxChunkLineLength: 64,
+        maxChunkExtensionsLength: 128
     )
     let whole = FuzzOutcome(bytes, limits: limits, pieces: [bytes.count])
     let split = bytes.isEmpty ? 0 : Int(bytes[0]) % bytes.count

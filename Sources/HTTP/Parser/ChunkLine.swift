@@ -1,8 +1,9 @@
 /// `chunk-size [ chunk-ext ]` (RFC 9112 §7.1): the size is returned, extensions are
 /// validated and ignored.
 enum ChunkLine {
-    /// Parses a chunk-size line given without its CRLF.
-    static func parseSize(_ line: UnsafeRawBufferPointer) throws(RequestParseError) -> Int {
+    /// Parses a chunk-size line given without its CRLF; returns the size and the length of
+    /// the chunk extensions.
+    static func parse(_ line: UnsafeRawBufferPointer) throws(RequestParseError) -> (size: Int, extensionLength: Int) {
         var index = 0
         var size = 0
         while index < line.count, let digit = ASCII.hexValue(line[index]) {
@@ -15,7 +16,7 @@ enum ChunkLine {
         }
         guard index > 0 else { throw .badRequest("chunk size is not hexadecimal") }
         try validateExtensions(UnsafeRawBufferPointer(rebasing: line[index...]))
-        return size
+        return (size, line.count - index)
     }
 
     /// `*( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )`,

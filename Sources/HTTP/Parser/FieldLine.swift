@@ -3,6 +3,8 @@
 struct FieldLine {
     let name: UnsafeRawBufferPointer
     let value: UnsafeRawBufferPointer
+    /// No obs-text in the value, so it can become a String without UTF-8 repair.
+    let valueIsASCII: Bool
 
     /// Validates a header or trailer field line given without its CRLF.
     init(_ line: UnsafeRawBufferPointer) throws(RequestParseError) {
@@ -24,9 +26,12 @@ struct FieldLine {
         guard colon < line.count else { throw .badRequest("field line without a colon") }
         guard colon > 0 else { throw .badRequest("empty field name") }
         let value = UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]).trimmingWhitespace()
-        for byte in value where !ASCII.isFieldValueChar(byte) {
-            throw .badRequest("invalid character in field value")
+        var high: UInt8 = 0
+        for byte in value {
+            guard ASCII.isFieldValueChar(byte) else { throw .badRequest("invalid character in field value") }
+            high |= byte
         }
+        self.valueIsASCII = high < 0x80
         self.name = UnsafeRawBufferPointer(rebasing: line[..<colon])
         self.value = value
     }

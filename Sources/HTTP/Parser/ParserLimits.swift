@@ -25,18 +25,26 @@ public struct ParserLimits: Sendable, Hashable {
     /// Default 4 KiB.
     public var maxChunkLineLength: Int
 
+    /// Most bytes of chunk extensions (everything after the size on chunk-size lines) in one
+    /// chunked body, summed over its chunks; beyond it: 400. Extensions are ignored, and
+    /// without a total a body of 1-byte chunks could carry gigabytes of them (RFC 9112
+    /// §7.1.1). Default 16 KiB.
+    public var maxChunkExtensionsLength: Int
+
     /// Creates limits; every argument defaults to the documented value.
     public init(
         maxRequestLineLength: Int = 8 * 1024,
         maxHeaderSectionLength: Int = 32 * 1024,
         maxHeaderFieldCount: Int = 100,
         maxBodyLength: Int = 1024 * 1024,
-        maxChunkLineLength: Int = 4 * 1024
+        maxChunkLineLength: Int = 4 * 1024,
+        maxChunkExtensionsLength: Int = 16 * 1024
     ) {
         self.maxRequestLineLength = maxRequestLineLength
         self.maxHeaderSectionLength = maxHeaderSectionLength
         self.maxHeaderFieldCount = maxHeaderFieldCount
         self.maxBodyLength = maxBodyLength
         self.maxChunkLineLength = maxChunkLineLength
+        self.maxChunkExtensionsLength = maxChunkExtensionsLength
     }
 }

@@ -98,7 +98,8 @@ struct PendingHead: Sendable {
             guard let parsed = HTTPField.Name(name.asString) else { throw .badRequest("invalid field name") }
             fieldName = parsed
         }
-        fields.append(HTTPField(name: fieldName, value: value))
+        // Strings from ASCII bytes are cheap; obs-text keeps its raw bytes.
+        fields.append(field.valueIsASCII ? HTTPField(name: fieldName, value: value.asString) : HTTPField(name: fieldName, value: value))
     }
 
     /// `Content-Length = 1*DIGIT`; a list of identical values is accepted as one (RFC 9110 §8.6).

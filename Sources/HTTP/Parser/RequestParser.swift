@@ -63,6 +63,8 @@ public struct RequestParser: Sendable {
     var fieldCount = 0
     /// Sum of chunk sizes of the current chunked body.
     var chunkedTotal = 0
+    /// Sum of chunk-extension bytes of the current chunked body.
+    var chunkExtensionsLength = 0
     /// The keep-alive decision of the request whose body is being read.
     var keepAliveAfterBody = true
 
@@ -78,6 +80,9 @@ public struct RequestParser: Sendable {
         case closed
         case failed(RequestParseError)
     }
+
+    /// The largest carry buffer kept between lines (bytes).
+    static let retainedCarryCapacity = 1024
 
     /// Creates a parser for a new connection.
     public init(limits: ParserLimits = ParserLimits()) {
@@ -153,8 +158,11 @@ public struct RequestParser: Sendable {
                     let result = line.withUnsafeBytes { raw in
                         Result { () throws(RequestParseError) in try processLine(raw, emit) }
                     }
-                    line.removeAll(keepingCapacity: true)
-                    carry = line
+                    // Keep a small buffer for the next split line, but do not pin a long one's memory.
+                    if line.capacity <= Self.retainedCarryCapacity {
+                        line.removeAll(keepingCapacity: true)
+                        carry = line
+                    }
                     try result.get()
                 }
                 index = lineEnd + 1
@@ -266,7 +274,12 @@ public struct RequestParser: Sendable {
             }
 
         case .chunkLine:
-            let size = try ChunkLine.parseSize(content)
+            let (size, extensionLength) = try ChunkLine.parse(content)
+            chunkExtensionsLength += extensionLength
+            if chunkExtensionsLength > limits.maxChunkExtensionsLength {
+                // RFC 9112 §7.1.1: limit the total, or a body of 1-byte chunks carries megabytes of extensions.
+                throw .badRequest("chunk extensions longer than \(limits.maxChunkExtensionsLength) bytes in all")
+            }
             if size == 0 {
                 sectionLength = 0
                 fieldCount = 0
@@ -307,6 +320,7 @@ public struct RequestParser: Sendable {
             keepAliveAfterBody = head.keepAlive
         case .chunked:
             chunkedTotal = 0
+            chunkExtensionsLength = 0
             state = .chunkLine
             keepAliveAfterBody = head.keepAlive
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import Rx
 import Synchronization
 
 /// An HTTP/1.1 server over non-blocking POSIX sockets and Dispatch.
@@ -18,7 +19,11 @@ public final class HTTPServer: Sendable {
     private let core: ServerCore
     private let workers: [Worker]
     private let listener = Mutex<Listener?>(nil)
-    private let lifecycleEvents = LifecycleBroadcast()
+    private let lifecycleEvents = PublishRelay<LifecycleEvent>()
+
+    /// The server's life as it happens: `started`, `draining`, `stopped`.
+    /// Events only (no replay, never an error), delivered serially.
+    public let lifecycle: ControlEvent<LifecycleEvent>
 
     /// Creates a server that answers through `router`. Nothing is bound until `start()`.
     public convenience init(configuration: ServerConfiguration = ServerConfiguration(), router: Router, logger: Logger = Logger(label: "signalbox.http")) {
@@ -29,6 +34,7 @@ public final class HTTPServer: Sendable {
         let core = ServerCore(configuration: configuration, responder: responder, logger: logger)
         let count = max(1, configuration.workerCount ?? Socket.usableCoreCount())
         self.core = core
+        lifecycle = ControlEvent(events: lifecycleEvents)
         workers = (0..<count).map { Worker(index: $0, core: core, settings: configuration.settings) }
     }
 
@@ -40,7 +46,7 @@ public final class HTTPServer: Sendable {
         for worker in workers { worker.start() }
         listener.start()
         core.logger.info("listening", metadata: ["host": "\(core.configuration.host)", "port": "\(listener.port)", "workers": "\(workers.count)"])
-        lifecycleEvents.send(.started(port: listener.port))
+        lifecycleEvents.accept(.started(port: listener.port))
         return listener.port
     }
 
@@ -69,7 +75,7 @@ public final class HTTPServer: Sendable {
             await core.waitUntilNoConnections()
             return
         }
-        lifecycleEvents.send(.draining)
+        lifecycleEvents.accept(.draining)
         core.logger.info("draining", metadata: ["open_connections": "\(openConnections)"])
         listener.withLock { $0?.stop() }
         for worker in workers { worker.drain() }
@@ -83,12 +89,14 @@ public final class HTTPServer: Sendable {
         deadline.cancel()
         for worker in workers { worker.stop() }
         core.logger.info("stopped")
-        lifecycleEvents.send(.stopped)
+        lifecycleEvents.accept(.stopped)
     }
 
-    /// Subscribes `handler` to lifecycle changes (temporary, until the Rx stream is wired).
-    func onLifecycle(_ handler: @escaping @Sendable (LifecycleEvent) -> Void) {
-        lifecycleEvents.add(handler)
+    /// Applies every settings value `settings` emits (e.g. a `ControlProperty`
+    /// or `BehaviorRelay` of the service's live configuration). Dispose the
+    /// result to stop following it.
+    public func apply<Source: ObservableConvertibleType>(_ settings: Source) -> Disposable where Source.Element == ServerSettings {
+        settings.asObservable().subscribe(onNext: { [weak self] in self?.apply($0) })
     }
 }
 
@@ -100,15 +108,3 @@ public enum LifecycleEvent: Sendable, Hashable {
     case stopped
 }
 
-/// Hands lifecycle events to every registered handler.
-final class LifecycleBroadcast: Sendable {
-    private let handlers = Mutex<[@Sendable (LifecycleEvent) -> Void]>([])
-
-    func add(_ handler: @escaping @Sendable (LifecycleEvent) -> Void) {
-        handlers.withLock { $0.append(handler) }
-    }
-
-    func send(_ event: LifecycleEvent) {
-        for handler in handlers.withLock({ $0 }) { handler(event) }
-    }
-}

@@ -40,6 +40,9 @@ final class Listener: @unchecked Sendable {
     private func acceptPending() {
         for _ in 0..<64 {
             guard let (connection, remote) = Socket.accept(fd) else { return }
+            if let size = core.configuration.socketSendBufferSize {
+                try? Socket.setOption(connection, SOL_SOCKET, SO_SNDBUF, Int32(clamping: size))
+            }
             let limit = core.settings.withLock { $0.maxConnections }
             let rejecting = core.openConnections.load(ordering: .relaxed) >= limit || core.draining.load(ordering: .relaxed)
             let worker = workers[next]

@@ -25,6 +25,10 @@ public struct ServerConfiguration: Sendable {
     /// After a response that closes the connection, how long unread request
     /// bytes are drained so the client sees the response instead of a reset. Default 500 ms.
     public var lingerTimeout: Duration
+    /// Kernel send buffer of each connection (`SO_SNDBUF`); nil keeps the
+    /// kernel's default (auto-tuned). Smaller values bound the memory a slow
+    /// event-stream client can hold in the kernel. Default nil.
+    public var socketSendBufferSize: Int?
     /// Settings that `HTTPServer.apply(_:)` can change on a running server.
     public var settings: ServerSettings
 
@@ -38,6 +42,7 @@ public struct ServerConfiguration: Sendable {
         limits: ParserLimits = ParserLimits(),
         maxPipelinedRequests: Int = 16,
         lingerTimeout: Duration = .milliseconds(500),
+        socketSendBufferSize: Int? = nil,
         settings: ServerSettings = ServerSettings()
     ) {
         self.host = host
@@ -48,6 +53,7 @@ public struct ServerConfiguration: Sendable {
         self.limits = limits
         self.maxPipelinedRequests = maxPipelinedRequests
         self.lingerTimeout = lingerTimeout
+        self.socketSendBufferSize = socketSendBufferSize
         self.settings = settings
     }
 }

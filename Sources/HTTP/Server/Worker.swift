@@ -74,6 +74,7 @@ final class Worker: @unchecked Sendable {
 
     func stop() {
         queue.async {
+            for connection in Array(self.connections.values) { connection.abort(reason: "stopped") }
             self.sweepTimer?.cancel()
             self.sweepTimer = nil
         }

@@ -130,6 +130,7 @@ struct ParserDefaultLimitTests {
         #expect(Self.limits.maxHeaderFieldCount == 100)
         #expect(Self.limits.maxBodyLength == 1_048_576)
         #expect(Self.limits.maxChunkLineLength == 4096)
+        #expect(Self.limits.maxChunkExtensionsLength == 16384)
     }
 
     @Test func requestLine() {
@@ -173,5 +174,12 @@ struct ParserDefaultLimitTests {
         let fits = "1;" + String(repeating: "e", count: 4096 - 4)
         #expect(status(head + fits + "\r\nz\r\n0\r\n\r\n") == nil)
         #expect(status(head + fits + "e\r\nz\r\n0\r\n\r\n") == 400)
+    }
+
+    @Test func chunkExtensionsTotal() {
+        let head = "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let chunk = "1;" + String(repeating: "e", count: 1023) + "\r\nz\r\n"  // 1 KiB of extension each
+        #expect(status(head + String(repeating: chunk, count: 16) + "0\r\n\r\n") == nil)
+        #expect(status(head + String(repeating: chunk, count: 16) + "1;e\r\nz\r\n0\r\n\r\n") == 400)
     }
 }

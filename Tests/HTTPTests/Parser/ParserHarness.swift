@@ -127,7 +127,8 @@ let smallLimits = ParserLimits(
     maxHeaderSectionLength: 64,
     maxHeaderFieldCount: 3,
     maxBodyLength: 16,
-    maxChunkLineLength: 16
+    maxChunkLineLength: 16,
+    maxChunkExtensionsLength: 24
 )
 
 /// One row of the table: an input and what parsing it must give.

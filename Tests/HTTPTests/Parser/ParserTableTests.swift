@@ -310,6 +310,19 @@ let parserTable: [ParserCase] = [
     .fails("too many header fields", "GET / HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n", 431, limits: smallLimits),
     .fails("Content-Length over the limit", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\n\r\n", 413, limits: smallLimits),
     .fails("chunk line over the limit", "POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1;aaaaaaaaaaaaaaaaaa\r\n", 400, after: [uploadCut()], limits: smallLimits),
+    .ok(
+        "chunk extensions exactly at their total limit",
+        "POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1;aaaaaaaaaa\r\nx\r\n1;bbbbbbbbbb\r\ny\r\n0;c\r\n\r\n",
+        .init(method: "POST", path: "/up", framing: .chunked, body: "xy"),
+        limits: smallLimits
+    ),
+    .fails(
+        "chunk extensions over their total limit",
+        "POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1;aaaaaaaaaa\r\nx\r\n1;bbbbbbbbbb\r\ny\r\n1;cccccccccc\r\nz\r\n0\r\n\r\n",
+        400,
+        after: [uploadCut("xy")],
+        limits: smallLimits
+    ),
     .fails("too many trailer fields", "POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n", 431, after: [uploadCut()], limits: smallLimits),
 
     // MARK: Errors after good requests
