@@ -87,7 +87,7 @@ public enum SettingsCatalog {
         all.filter { !$0.same(old, new) }.map(\.key)
     }
 
-    static func setting<Value: Equatable>(
+    static func setting<Value: Equatable & Sendable>(
         _ key: String, _ path: WritableKeyPath<Settings, Value> & Sendable, _ summary: String, reloadable: Bool,
         defaultText: String, defaultContent: ConfigContent?,
         read: @escaping @Sendable (ConfigReader, inout Settings) throws -> Void

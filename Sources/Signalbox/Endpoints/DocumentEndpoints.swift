@@ -15,25 +15,19 @@ struct DocumentEndpoints {
         }
 
         router.put("/documents/:id") { request -> Completable in
-            do {
-                try authorization().check(request)
-                let document = try DocumentInput.decode(request, id: request.parameters["id"] ?? "")
-                return documents.upsert(document)
-            } catch {
-                return .error(error)
-            }
+            try authorization().check(request)
+            return documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? ""))
         }
 
         router.delete("/documents/:id") { request -> Completable in
-            do {
-                try authorization().check(request)
-                return documents.delete(id: request.parameters["id"] ?? "")
-            } catch {
-                return .error(error)
-            }
+            try authorization().check(request)
+            return documents.delete(id: request.parameters["id"] ?? "")
         }
     }
 }
+
+/// Documents answer as JSON, in the same shape `PUT` takes.
+extension Document: ResponseEncodable {}
 
 /// The body of `PUT /documents/{id}`: a document whose `id` may be left out.
 struct DocumentInput: Decodable {

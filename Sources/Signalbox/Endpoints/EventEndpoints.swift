@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import HTTPTypes
 import Rx
 import Search
 
@@ -9,10 +10,12 @@ struct EventEndpoints {
 
     func register(on router: Router) {
         router.get("/events") { request -> Signal<ServerSentEvent> in
-            let lastEventID = request.headerFields[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
+            let lastEventID = request.headerFields[Self.lastEventID].flatMap { Int64($0) }
             return feed.stream(from: lastEventID.map(ChangeFeed.Start.after) ?? .now).map(Self.event)
         }
     }
+
+    private static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
     static func event(_ item: ChangeFeed.Item) -> ServerSentEvent {
         switch item {

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import HTTPTypes
 import Rx
+import Search
 
 /// `GET /search` (a Single over the shared lookup) and `GET /search/live` (its Driver over SSE).
 struct SearchEndpoints {
@@ -11,8 +12,7 @@ struct SearchEndpoints {
     func register(on router: Router) {
         router.get("/search") { request -> Single<Response> in
             let started = DispatchTime.now().uptimeNanoseconds
-            let query: SearchQuery
-            do { query = try SearchParameters.query(from: request) } catch { return .error(error) }
+            let query = try SearchParameters.query(from: request)
             let ifNoneMatch = request.headerFields[.ifNoneMatch]
             return lookups.first(query).map { payload in
                 var fields: HTTPFields = [.eTag: payload.etag, .cacheControl: "no-cache"]
@@ -26,8 +26,7 @@ struct SearchEndpoints {
         }
 
         router.get("/search/live") { request -> Driver<ServerSentEvent> in
-            let query: SearchQuery
-            do { query = try SearchParameters.query(from: request) } catch { return Driver.empty() }
+            let query = try SearchParameters.query(from: request)
             return lookups.driver(for: query).map { payload in
                 ServerSentEvent(
                     event: "result",

@@ -24,13 +24,15 @@ final class SearchLookups: Sendable {
         }
 
         let query: SearchQuery
+        let key: String
         let refresh = PublishRelay<Void>()
         let state: Locked<State>
         let driver: Driver<SearchPayload>
         let keepAlive = SingleAssignmentDisposable()
 
-        init(query: SearchQuery, now: UInt64, version: UInt64, compute: @escaping @Sendable (SearchQuery) -> SearchPayload) {
+        init(query: SearchQuery, key: String, now: UInt64, version: UInt64, compute: @escaping @Sendable (SearchQuery) -> SearchPayload) {
             self.query = query
+            self.key = key
             let state = Locked(State(lastAccess: now, latest: nil, requiredVersion: version))
             self.state = state
             let lastGood = Observable<SearchPayload>.deferred {
@@ -52,10 +54,11 @@ final class SearchLookups: Sendable {
     }
 
     private let index: SearchIndex
-    private let entries = Mutex<[SearchQuery: Entry]>([:])
+    private let entries = Mutex<[String: Entry]>([:])
     private let settings: Mutex<(maxEntries: Int, ttlNanoseconds: UInt64)>
     private let metrics: ServiceMetrics
-    private let sweeper: DispatchSourceTimer
+    /// Dispatch sources are thread-safe; the type just is not marked Sendable.
+    nonisolated(unsafe) private let sweeper: DispatchSourceTimer
 
     init(index: SearchIndex, maxEntries: Int, ttl: Double, metrics: ServiceMetrics) {
         self.index = index
@@ -118,15 +121,16 @@ final class SearchLookups: Sendable {
 
     private func entry(for query: SearchQuery) -> (entry: Entry, outcome: Outcome) {
         let now = DispatchTime.now().uptimeNanoseconds
+        let key = query.normalizedKey
         let (entry, outcome, evicted): (Entry, Outcome, [Entry]) = entries.withLock { entries in
-            if let existing = entries[query] {
+            if let existing = entries[key] {
                 let hasValue = existing.state.withLock { state in
                     state.lastAccess = now
                     return state.latest != nil
                 }
                 return (existing, hasValue ? .hit : .coalesced, [])
             }
-            let created = Entry(query: query, now: now, version: index.version) { [index, metrics] query in
+            let created = Entry(query: query, key: key, now: now, version: index.version) { [index, metrics] query in
                 metrics.computation()
                 let version = index.version
                 let started = DispatchTime.now().uptimeNanoseconds
@@ -134,7 +138,7 @@ final class SearchLookups: Sendable {
                 let micros = Int((DispatchTime.now().uptimeNanoseconds &- started) / 1000)
                 return SearchPayload(result: result, indexVersion: version, computeMicroseconds: micros)
             }
-            entries[query] = created
+            entries[key] = created
             return (created, .miss, evictOverflow(&entries))
         }
         for old in evicted { old.keepAlive.dispose() }
@@ -143,7 +147,7 @@ final class SearchLookups: Sendable {
     }
 
     /// Removes the least recently used tenth beyond the size bound; returns them to dispose outside the lock.
-    private func evictOverflow(_ entries: inout [SearchQuery: Entry]) -> [Entry] {
+    private func evictOverflow(_ entries: inout [String: Entry]) -> [Entry] {
         let maxEntries = settings.withLock { $0.maxEntries }
         guard entries.count > maxEntries else { return [] }
         let excess = entries.count - maxEntries + max(1, maxEntries / 10)
@@ -152,7 +156,7 @@ final class SearchLookups: Sendable {
             .sorted { $0.1 < $1.1 }
             .prefix(excess)
             .map(\.0)
-        for entry in oldest { entries[entry.query] = nil }
+        for entry in oldest { entries[entry.key] = nil }
         return Array(oldest)
     }
 
@@ -163,7 +167,7 @@ final class SearchLookups: Sendable {
             let expired = entries.values.filter { entry in
                 now &- entry.state.withLock { $0.lastAccess } > ttl
             }
-            for entry in expired { entries[entry.query] = nil }
+            for entry in expired { entries[entry.key] = nil }
             return expired
         }
         for entry in expired { entry.keepAlive.dispose() }

@@ -49,7 +49,7 @@ struct SearchPayload: Sendable {
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
 
@@ -61,7 +61,7 @@ struct SearchPayload: Sendable {
         let rank: Double
         let attributes: [String: AttributeValue]
 
-        init(_ hit: SearchHit) {
+        init(_ hit: Hit) {
             id = hit.document.id
             name = hit.document.name
             highlight = hit.highlight

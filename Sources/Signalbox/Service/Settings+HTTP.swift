@@ -8,8 +8,8 @@ extension Settings {
             port: port,
             backlog: Int32(backlog),
             limits: ParserLimits(
-                maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes,
-                maxHeaderFields: maxHeaderFields, maxBodyBytes: maxBodyBytes),
+                maxRequestLineLength: maxRequestLineBytes, maxHeaderSectionLength: maxHeaderBytes,
+                maxHeaderFieldCount: maxHeaderFields, maxBodyLength: maxBodyBytes),
             settings: serverSettings)
     }
 

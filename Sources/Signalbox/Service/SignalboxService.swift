@@ -3,7 +3,6 @@ import HTTP
 import Logging
 import Rx
 import Search
-import Synchronization
 
 /// The service: loads the data, opens the store, and serves every endpoint.
 ///
@@ -12,6 +11,7 @@ import Synchronization
 public final class SignalboxService: Sendable {
     /// Live configuration: the current settings, then each reload. Never errors.
     public let configuration: ControlProperty<Settings>
+    private let currentSettings: BehaviorRelay<Settings>
     /// The server's lifecycle: started, draining, stopped.
     public var lifecycle: ControlEvent<LifecycleEvent> { server.lifecycle }
 
@@ -22,7 +22,7 @@ public final class SignalboxService: Sendable {
     let documents: DocumentService
     private let server: HTTPServer
     private let logger: Logger
-    private let ready = Atomic<Bool>(false)
+    private let ready = Locked(false)
     private let subscriptions = DisposeBag()
 
     /// Loads the base data set, applies the stored writes and builds the index.
@@ -33,9 +33,8 @@ public final class SignalboxService: Sendable {
         store = try DocumentStore(path: settings.storePath)
         let changes = try store.changes()
         var byID: [String: Document] = [:]
-        for document in try settings.dataPath.map(DocumentLoader.load(path:)) ?? DefaultDataSet.load() {
-            byID[document.id] = document
-        }
+        let base = try settings.dataPath.map { try DocumentLoader.load(path: $0) } ?? DefaultDataSet.load()
+        for document in base { byID[document.id] = document }
         let decoder = JSONDecoder()
         for change in changes {
             byID[change.id] = try change.body.map { try decoder.decode(Document.self, from: $0) }
@@ -54,14 +53,15 @@ public final class SignalboxService: Sendable {
         feed = ChangeFeed(lastSequence: changes.last?.sequence ?? 0, capacity: settings.eventHistory)
         lookups = SearchLookups(index: index, maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL, metrics: metrics)
         documents = DocumentService(index: index, store: store, feed: feed, lookups: lookups, metrics: metrics)
-        configuration = ControlProperty(value: settings)
+        currentSettings = BehaviorRelay(value: settings)
+        configuration = ControlProperty(relay: currentSettings)
 
         let router = Router()
-        let configuration = self.configuration
-        OperationsEndpoints(isReady: { [ready] in ready.load(ordering: .relaxed) }).register(on: router)
+        let currentSettings = self.currentSettings
+        OperationsEndpoints(isReady: { [ready] in ready.withLock { $0 } }).register(on: router)
         SearchEndpoints(lookups: lookups).register(on: router)
         DocumentEndpoints(documents: documents) {
-            let current = configuration.value
+            let current = currentSettings.value
             return WriteAuthorization(apiKey: current.apiKey, allowUnauthenticated: current.allowUnauthenticatedWrites)
         }.register(on: router)
         EventEndpoints(feed: feed).register(on: router)
@@ -74,20 +74,21 @@ public final class SignalboxService: Sendable {
         let port = try server.start()
         let (server, lookups, logger) = (self.server, self.lookups, self.logger)
         configuration.changed
-            .drive(onNext: { settings in
+            .asSignal()
+            .emit(onNext: { settings in
                 server.apply(settings.serverSettings)
                 lookups.update(maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL)
                 LogSetup.setLevel(settings.logLevel)
                 logger.info("configuration applied")
             })
             .disposed(by: subscriptions)
-        ready.store(true, ordering: .relaxed)
+        ready.withLock { $0 = true }
         return port
     }
 
     /// Applies reloaded settings: the reloadable ones at once, the others logged as needing a restart.
     public func reload(_ settings: Settings) {
-        let current = configuration.value
+        let current = currentSettings.value
         let changed = SettingsCatalog.changedKeys(from: current, to: settings)
         let reloadable = Set(SettingsCatalog.all.filter(\.reloadable).map(\.key))
         let needRestart = changed.filter { !reloadable.contains($0) }
@@ -106,7 +107,7 @@ public final class SignalboxService: Sendable {
 
     /// Stops taking requests, lets those in flight finish within the grace period, ends event streams.
     public func shutdown() async {
-        ready.store(false, ordering: .relaxed)
-        await server.shutdown(gracePeriod: .seconds(configuration.value.shutdownGracePeriod))
+        ready.withLock { $0 = false }
+        await server.shutdown(gracePeriod: .seconds(currentSettings.value.shutdownGracePeriod))
     }
 }

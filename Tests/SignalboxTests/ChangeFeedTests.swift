@@ -1,0 +1,73 @@
+import Rx
+import Search
+import Testing
+@testable import Signalbox
+
+/// Collects the first `count` items of a Signal, awaiting them (no sleeps).
+func firstItems<Element: Sendable>(_ count: Int, of signal: Signal<Element>, after start: () -> Void = {}) async -> [Element] {
+    let collected = Locked<[Element]>([])
+    let subscription = SingleAssignmentDisposable()
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        let once = Locked(false)
+        subscription.setDisposable(signal.emit(onNext: { element in
+            let finished = collected.withLock { items in
+                items.append(element)
+                return items.count == count
+            }
+            if finished, once.withLock({ fired in defer { fired = true }; return !fired }) { done.resume() }
+        }))
+        start()
+    }
+    subscription.dispose()
+    return collected.withLock { $0 }
+}
+
+@Suite struct ChangeFeedTests {
+    func change(_ sequence: Int64) -> ChangeEvent {
+        ChangeEvent(
+            sequence: sequence, kind: .upserted, documentID: "d\(sequence)",
+            document: Document(id: "d\(sequence)", name: "n\(sequence)"), previous: nil)
+    }
+
+    func sequences(_ items: [ChangeFeed.Item]) -> [String] {
+        items.map { item in
+            switch item {
+            case .change(let change): "\(change.sequence)"
+            case .reset(let last): "reset@\(last)"
+            }
+        }
+    }
+
+    @Test func aNewClientGetsOnlyWhatHappensAfterItArrives() async {
+        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        feed.publish(change(1))
+        let items = await firstItems(1, of: feed.stream(from: .now)) { feed.publish(change(2)) }
+        #expect(sequences(items) == ["2"])
+    }
+
+    @Test func aResumeGetsWhatItMissedThenLiveChanges() async {
+        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        for sequence in 1...4 { feed.publish(change(Int64(sequence))) }
+        let items = await firstItems(3, of: feed.stream(from: .after(2))) { feed.publish(change(5)) }
+        #expect(sequences(items) == ["3", "4", "5"])
+    }
+
+    @Test func aResumeBeyondTheHistoryGetsAReset() async {
+        let feed = ChangeFeed(lastSequence: 0, capacity: 2)
+        for sequence in 1...5 { feed.publish(change(Int64(sequence))) }
+        let items = await firstItems(2, of: feed.stream(from: .after(1))) { feed.publish(change(6)) }
+        #expect(sequences(items) == ["reset@5", "6"])
+    }
+
+    @Test func anIdFromTheFutureGetsAReset() async {
+        let feed = ChangeFeed(lastSequence: 7, capacity: 2)
+        let items = await firstItems(1, of: feed.stream(from: .after(100)))
+        #expect(sequences(items) == ["reset@7"])
+    }
+
+    @Test func aResumeAtTheLatestIdMissesNothingAndRepeatsNothing() async {
+        let feed = ChangeFeed(lastSequence: 3, capacity: 2)
+        let items = await firstItems(1, of: feed.stream(from: .after(3))) { feed.publish(change(4)) }
+        #expect(sequences(items) == ["4"])
+    }
+}
