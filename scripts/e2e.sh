@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 if ! python3 -c 'import httpx, httpx_sse, jsonschema, yaml' 2>/dev/null; then
     pip install -q httpx httpx-sse jsonschema pyyaml
 fi
-swift build -c release --product signalbox
-binary="$(swift build -c release --show-bin-path)/signalbox"
+swift build -c release --static-swift-stdlib --product signalbox
+binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/signalbox"
 exec python3 scripts/e2e.py "$binary"

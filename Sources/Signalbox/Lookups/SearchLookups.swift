@@ -59,6 +59,7 @@ final class SearchLookups: Sendable {
     private let metrics: ServiceMetrics
     /// Dispatch sources are thread-safe; the type just is not marked Sendable.
     nonisolated(unsafe) private let sweeper: DispatchSourceTimer
+    private let computations = Atomic<Int>(0)
 
     init(index: SearchIndex, maxEntries: Int, ttl: Double, metrics: ServiceMetrics) {
         self.index = index
@@ -116,6 +117,9 @@ final class SearchLookups: Sendable {
         }
     }
 
+    /// Searches run so far (each one is a cache miss or a refresh).
+    var computationCount: Int { computations.load(ordering: .relaxed) }
+
     /// Number of cached queries.
     var count: Int { entries.withLock { $0.count } }
 
@@ -130,8 +134,9 @@ final class SearchLookups: Sendable {
                 }
                 return (existing, hasValue ? .hit : .coalesced, [])
             }
-            let created = Entry(query: query, key: key, now: now, version: index.version) { [index, metrics] query in
+            let created = Entry(query: query, key: key, now: now, version: index.version) { [self] query in
                 metrics.computation()
+                computations.add(1, ordering: .relaxed)
                 let version = index.version
                 let started = DispatchTime.now().uptimeNanoseconds
                 let result = index.search(query)

@@ -1,0 +1,90 @@
+import Rx
+import Search
+import Testing
+@testable import Signalbox
+
+@Suite struct SearchLookupsTests {
+    static let cities = [
+        Document(id: "1", name: "Lisbon", alternateNames: ["Lisboa"], rank: 500_000, attributes: ["countryCode": "PT"]),
+        Document(id: "2", name: "Porto", rank: 230_000, attributes: ["countryCode": "PT"]),
+        Document(id: "3", name: "Paris", rank: 2_100_000, attributes: ["countryCode": "FR"]),
+    ]
+
+    func makeLookups(ttl: Double = 60) -> (SearchIndex, SearchLookups) {
+        let index = SearchIndex(documents: Self.cities)
+        return (index, SearchLookups(index: index, maxEntries: 100, ttl: ttl, metrics: ServiceMetrics()))
+    }
+
+    func value(_ single: Single<SearchPayload>) async throws -> SearchPayload {
+        try await withCheckedThrowingContinuation { continuation in
+            _ = single.subscribe(
+                onSuccess: { continuation.resume(returning: $0) },
+                onFailure: { continuation.resume(throwing: $0) })
+        }
+    }
+
+    @Test func concurrentIdenticalLookupsComputeOnce() async throws {
+        let (_, lookups) = makeLookups()
+        let totals = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<200 {
+                group.addTask { try await value(lookups.first(SearchQuery("lis"))).total }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(totals == Array(repeating: 1, count: 200))
+        #expect(lookups.computationCount == 1)
+    }
+
+    @Test func equivalentQueriesShareOneEntry() async throws {
+        let (_, lookups) = makeLookups()
+        _ = try await value(lookups.first(SearchQuery("Lisbo")))
+        _ = try await value(lookups.first(SearchQuery("  LISBO ")))
+        #expect(lookups.count == 1)
+        #expect(lookups.computationCount == 1)
+    }
+
+    @Test func aWriteThatAffectsAQueryIsSeenByTheNextLookup() async throws {
+        let (index, lookups) = makeLookups()
+        #expect(try await value(lookups.first(SearchQuery("porto"))).total == 1)
+        let added = Document(id: "4", name: "Porto Alegre", rank: 1_400_000, attributes: ["countryCode": "BR"])
+        index.upsert(added)
+        lookups.apply(ChangeEvent(sequence: 1, kind: .upserted, documentID: "4", document: added, previous: nil))
+        let after = try await value(lookups.first(SearchQuery("porto")))
+        #expect(after.total == 2)
+        #expect(String(decoding: after.hitsJSON, as: UTF8.self).contains("Porto Alegre"))
+    }
+
+    @Test func aWriteThatCannotAffectAQueryDoesNotRecompute() async throws {
+        let (index, lookups) = makeLookups()
+        _ = try await value(lookups.first(SearchQuery("paris")))
+        let added = Document(id: "5", name: "Lagos", rank: 1, attributes: ["countryCode": "NG"])
+        index.upsert(added)
+        lookups.apply(ChangeEvent(sequence: 1, kind: .upserted, documentID: "5", document: added, previous: nil))
+        _ = try await value(lookups.first(SearchQuery("paris")))
+        #expect(lookups.computationCount == 1)
+    }
+
+    @Test func theLiveDriverPushesFreshResults() async throws {
+        let (index, lookups) = makeLookups()
+        let driver = lookups.driver(for: SearchQuery("faro"))
+        let totals = Locked<[Int]>([])
+        let subscription = SingleAssignmentDisposable()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            subscription.setDisposable(driver.drive(onNext: { payload in
+                let count = totals.withLock { totals in
+                    totals.append(payload.total)
+                    return totals.count
+                }
+                if count == 1 {
+                    let added = Document(id: "6", name: "Faro", rank: 60_000, attributes: ["countryCode": "PT"])
+                    index.upsert(added)
+                    lookups.apply(ChangeEvent(sequence: 1, kind: .upserted, documentID: "6", document: added, previous: nil))
+                } else if count == 2 {
+                    done.resume()
+                }
+            }))
+        }
+        subscription.dispose()
+        #expect(totals.withLock { $0 } == [0, 1])
+    }
+}
