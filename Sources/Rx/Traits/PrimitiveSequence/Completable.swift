@@ -15,7 +15,9 @@ public enum CompletableEvent {
 
 extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
     /// The callback `Completable.create` hands to its subscribe closure.
-    public typealias CompletableObserver = (CompletableEvent) -> Void
+    ///
+    /// `@Sendable`, so work on any thread or queue may complete the `Completable`.
+    public typealias CompletableObserver = @Sendable (CompletableEvent) -> Void
 
     /// A `Completable` whose subscription runs `subscribe`.
     ///

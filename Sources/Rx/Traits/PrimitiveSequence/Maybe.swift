@@ -17,7 +17,9 @@ public enum MaybeEvent<Element> {
 
 extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// The callback `Maybe.create` hands to its subscribe closure.
-    public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
+    ///
+    /// `@Sendable`, so work on any thread or queue may complete the `Maybe`.
+    public typealias MaybeObserver = @Sendable (MaybeEvent<Element>) -> Void
 
     /// A `Maybe` whose subscription runs `subscribe`.
     ///

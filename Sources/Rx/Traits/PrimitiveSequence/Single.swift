@@ -10,7 +10,9 @@ public typealias SingleEvent<Element> = Result<Element, Swift.Error>
 
 extension PrimitiveSequenceType where Trait == SingleTrait {
     /// The callback `Single.create` hands to its subscribe closure.
-    public typealias SingleObserver = (SingleEvent<Element>) -> Void
+    ///
+    /// `@Sendable`, so work on any thread or queue may complete the `Single`.
+    public typealias SingleObserver = @Sendable (SingleEvent<Element>) -> Void
 
     /// A `Single` whose subscription runs `subscribe`.
     ///
