@@ -124,6 +124,8 @@ final class TraitsDriverTests: RxTestCase {
         XCTAssertEqual(recordDriver { Driver.of(1, 2).asObservable() }, [.next(200, 1), .next(200, 2), .completed(200)])
         XCTAssertEqual(recordDriver { Driver.from([3]).asObservable() }, [.next(200, 3), .completed(200)])
         XCTAssertEqual(recordDriver { Driver<Int>.empty().asObservable() }, [.completed(200)])
+        XCTAssertEqual(recordDriver { Driver.from(optional: 5).asObservable() }, [.next(200, 5), .completed(200)])
+        XCTAssertEqual(recordDriver { Driver<Int>.from(optional: nil).asObservable() }, [.completed(200)])
         XCTAssertEqual(recordDriver { Driver<Int>.never().asObservable() }, [])
         XCTAssertEqual(recordDriver { Driver.deferred { Driver.just(4) }.asObservable() }, [.next(200, 4), .completed(200)])
         XCTAssertEqual(recordDriver(disposed: 235) { Driver<Int>.interval(.seconds(10)).asObservable() },
@@ -207,6 +209,9 @@ final class TraitsDriverTests: RxTestCase {
             let merged = scheduler.createObserver(Int.self)
             let zipped = scheduler.createObserver(Int.self)
             let tuples = scheduler.createObserver(String.self)
+            let zippedAll = scheduler.createObserver([Int].self)
+            let latest = scheduler.createObserver(Int.self)
+            let latestOnly = scheduler.createObserver(Int.self)
             scheduler.scheduleAt(200) {
                 let x = xs.asDriver(onErrorJustReturn: -1)
                 let y = ys.asDriver(onErrorJustReturn: -1)
@@ -214,12 +219,18 @@ final class TraitsDriverTests: RxTestCase {
                 _ = Driver.merge(x, y).drive(merged)
                 _ = Driver.zip(x, y) { $0 + $1 }.drive(zipped)
                 _ = Driver.combineLatest(x, y).map { "\($0)-\($1)" }.drive(tuples)
+                _ = Driver.zip([x, y]).drive(zippedAll)
+                _ = y.withLatestFrom(x) { $0 + $1 }.drive(latest)
+                _ = y.withLatestFrom(x).drive(latestOnly)
             }
             scheduler.start()
             XCTAssertEqual(combined.events, [.next(220, 11), .next(230, 12), .next(240, 22), .completed(300)])
             XCTAssertEqual(merged.events, [.next(210, 1), .next(220, 10), .next(230, 2), .next(240, 20), .completed(300)])
             XCTAssertEqual(zipped.events, [.next(220, 11), .next(240, 22), .completed(300)])
             XCTAssertEqual(tuples.events, [.next(220, "1-10"), .next(230, "2-10"), .next(240, "2-20"), .completed(300)])
+            XCTAssertEqual(zippedAll.events, [.next(220, [1, 10]), .next(240, [2, 20]), .completed(300)])
+            XCTAssertEqual(latest.events, [.next(220, 11), .next(240, 22), .completed(280)])
+            XCTAssertEqual(latestOnly.events, [.next(220, 1), .next(240, 2), .completed(280)])
         }
     }
 

@@ -262,6 +262,18 @@ final class TraitsSingleTests: RxTestCase {
         XCTAssertEqual(res.events, [.next(230, 1), .completed(230)])
     }
 
+    func testTimeoutSwitchesToTheOtherSingle() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(100, 1), .completed(100)])
+        let other = scheduler.createColdObservable([.next(10, 2), .completed(10)])
+        let res = scheduler.start {
+            xs.asSingle().timeout(.seconds(50), other: other.asSingle(), scheduler: scheduler).asObservable()
+        }
+        XCTAssertEqual(res.events, [.next(260, 2), .completed(260)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
+        XCTAssertEqual(other.subscriptions, [Subscription(250, 260)])
+    }
+
     func testDelayObserveOnSubscribeOn() {
         let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
         let delayed = scheduler.start { Single.just(1).delay(.seconds(30), scheduler: scheduler).asObservable() }
