@@ -55,7 +55,6 @@ final class DocumentService: Sendable {
 
     private func write(_ body: @escaping @Sendable () throws -> ChangeEvent) -> Completable {
         Completable.create { [self] observer in
-            nonisolated(unsafe) let observer = observer  // called once, from the writer queue only
             // The write goes on even if the client leaves: an accepted write is never half done.
             writer.async { [self] in
                 do {
