@@ -4,6 +4,7 @@
 /// If the source terminates with an error, the AsyncSubject emits only that error.
 public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, SynchronizedUnsubscribeType, @unchecked Sendable {
     // `@unchecked`: all mutable state is guarded by `lock`.
+    /// The observer type of the subject (the subject itself).
     public typealias SubjectObserverType = AsyncSubject<Element>
 
     typealias Observers = Bag<(Event<Element>) -> Void>

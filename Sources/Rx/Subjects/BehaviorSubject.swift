@@ -4,6 +4,7 @@
 /// Delivery is serialized under the subject's reentrant lock (see `PublishSubject`).
 public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, SynchronizedUnsubscribeType, Cancelable, @unchecked Sendable {
     // `@unchecked`: all mutable state is guarded by `lock`.
+    /// The observer type of the subject (the subject itself).
     public typealias SubjectObserverType = BehaviorSubject<Element>
 
     typealias Observers = Bag<(Event<Element>) -> Void>

@@ -8,6 +8,7 @@
 /// one observer never overlap.
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SynchronizedUnsubscribeType, @unchecked Sendable {
     // `@unchecked`: all mutable state is guarded by `lock`.
+    /// The observer type of the subject (the subject itself).
     public typealias SubjectObserverType = PublishSubject<Element>
 
     typealias Observers = Bag<(Event<Element>) -> Void>

@@ -4,6 +4,7 @@
 /// Replay happens synchronously inside `subscribe`. Delivery is serialized (see `PublishSubject`).
 public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, SynchronizedUnsubscribeType, Cancelable, @unchecked Sendable {
     // `@unchecked`: all mutable state is guarded by `lock`.
+    /// The observer type of the subject (the subject itself).
     public typealias SubjectObserverType = ReplaySubject<Element>
 
     typealias Observers = Bag<(Event<Element>) -> Void>
