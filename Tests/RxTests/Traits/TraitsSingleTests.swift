@@ -313,6 +313,16 @@ final class TraitsSingleTests: RxTestCase {
         let all = freshStart { Single.zip([Single.just(1), Single.just(2)]).asObservable() }
         XCTAssertEqual(all, [.next(200, [1, 2]), .completed(200)])
 
+        let three = freshStart {
+            Single.zip(Single.just(1), Single.just(2), Single.just(3)) { $0 + $1 + $2 }.asObservable()
+        }
+        XCTAssertEqual(three, [.next(200, 6), .completed(200)])
+
+        let tuple3 = freshStart {
+            Single.zip(Single.just(1), Single.just("a"), Single.just(true)).map { "\($0)\($1)\($2)" }.asObservable()
+        }
+        XCTAssertEqual(tuple3, [.next(200, "1atrue"), .completed(200)])
+
         let none = freshStart { Single<Int>.zip([]).asObservable() }
         XCTAssertEqual(none, [.next(200, []), .completed(200)])
     }

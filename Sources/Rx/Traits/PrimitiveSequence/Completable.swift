@@ -96,9 +96,4 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
         Completable(raw: primitiveSequence.source.do(
             onError: onError, onCompleted: onCompleted, onSubscribe: onSubscribe, onDispose: onDispose))
     }
-
-    /// Completes instead of failing.
-    public func catchAndComplete() -> Completable {
-        Completable(raw: primitiveSequence.source.catch { _ in Observable.empty() })
-    }
 }
