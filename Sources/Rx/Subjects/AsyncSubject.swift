@@ -7,7 +7,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     /// The observer type of the subject (the subject itself).
     public typealias SubjectObserverType = AsyncSubject<Element>
 
-    typealias Observers = Bag<(Event<Element>) -> Void>
+    typealias Observers = Bag<AnyObserver<Element>>
 
     private let lock = RecursiveLock()
     private var observers = Observers()
@@ -69,7 +69,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
                 }
                 return Disposables.create()
             }
-            let key = observers.insert(observer.on)
+            let key = observers.insert(AnyObserver(observer))
             return SubscriptionDisposable(owner: self, key: key)
         }
     }
