@@ -96,6 +96,34 @@ final class TraitsConcurrencyTests: RxTestCase {
         XCTAssertEqual(overlaps.load(ordering: .relaxed), 0)
     }
 
+    /// The default sharing scheduler does not funnel shared sequences through one thread:
+    /// a delivery of one Signal waits for a delivery of another, which could never
+    /// happen if both shared a serial queue (the wait would time out).
+    func testDefaultSchedulerDeliversTwoSharedSequencesInParallel() {
+        let first = PublishRelay<Int>()
+        let second = PublishRelay<Int>()
+        let secondDelivered = DispatchSemaphore(value: 0)
+        let bothDone = DispatchSemaphore(value: 0)
+        let waitedFor = Atomic<Bool>(false)
+
+        let subscriptions = [
+            first.asSignal().emit(onNext: { _ in
+                waitedFor.store(secondDelivered.wait(timeout: .now() + 10) == .success, ordering: .relaxed)
+                bothDone.signal()
+            }),
+            second.asSignal().emit(onNext: { _ in
+                secondDelivered.signal()
+                bothDone.signal()
+            }),
+        ]
+        first.accept(1)
+        second.accept(2)
+        bothDone.wait()
+        bothDone.wait()
+        subscriptions.forEach { $0.dispose() }
+        XCTAssertTrue(waitedFor.load(ordering: .relaxed))
+    }
+
     /// `Single.create` callbacks racing on many threads: one event per subscription.
     func testSingleCreateRacingCallbacks() {
         let successes = Atomic<Int>(0)
