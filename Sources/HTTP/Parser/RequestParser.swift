@@ -144,6 +144,7 @@ public struct RequestParser: Sendable {
                 let available = end - index
                 guard let found = memchr(base + index, Int32(ASCII.lf), available) else {
                     carry.append(contentsOf: UnsafeRawBufferPointer(start: base + index, count: available))
+                    if case .idle = state { try checkRequestLineStart(carry[0]) }
                     try checkLength(ofIncompleteLine: carry.count)
                     return
                 }
@@ -202,6 +203,16 @@ public struct RequestParser: Sendable {
         }
     }
 
+    /// A request line starts with a method, an empty line with CR: anything else (a TLS
+    /// handshake, binary junk) is rejected at its first byte instead of after 8 KiB or a
+    /// timeout. Checked before the length, on whole and partial lines alike, so the result
+    /// does not depend on the split.
+    private func checkRequestLineStart(_ first: UInt8) throws(RequestParseError) {
+        guard ASCII.isTokenChar(first) || first == ASCII.cr else {
+            throw .badRequest("request does not start with a method")
+        }
+    }
+
     /// The limit check for a line still missing its LF; it fails exactly when the complete
     /// line would, whatever the split, because the complete line is at least as long.
     private func checkLength(ofIncompleteLine length: Int) throws(RequestParseError) {
@@ -239,6 +250,7 @@ public struct RequestParser: Sendable {
 
     /// Handles one complete line, given without its LF.
     private mutating func processLine(_ line: UnsafeRawBufferPointer, _ emit: (Event) -> Void) throws(RequestParseError) {
+        if case .idle = state, let first = line.first { try checkRequestLineStart(first) }
         try checkLength(ofLine: line.count)
         guard let last = line.last, last == ASCII.cr else {
             throw .badRequest("line ends with a bare LF; CRLF required")
