@@ -280,7 +280,8 @@ final class Connection: @unchecked Sendable {
         exchange.finished = true
         exchange.sink?.release()
         if draining || exchange.head == nil { exchange.closeAfter = true }
-        exchange.output += ResponseEncoder.encode(response, for: exchange, worker: worker)
+        let bytes = ResponseEncoder.encode(response, for: exchange, worker: worker)
+        if exchange.output.isEmpty { exchange.output = bytes } else { exchange.output += bytes }
         if !inReadHandler { pump() }
     }
 
@@ -447,7 +448,7 @@ final class Connection: @unchecked Sendable {
 
     private func log(_ exchange: Exchange) {
         let duration = Clock.now() &- exchange.started
-        worker.metrics.recordRequest(route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
+        worker.metrics.recordRequest(routeID: exchange.routeID, route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
         core.logger.info("request", metadata: [
             "method": "\(exchange.methodName)",
             "path": "\(exchange.path)",

@@ -34,9 +34,13 @@ public struct Request: Sendable {
         self.head = head
         self.version = version
         let target = head.path ?? ""
-        let queryStart = target.firstIndex(of: "?")
-        self.path = queryStart.map { String(target[..<$0]) } ?? target
-        self.query = QueryItems(queryStart.map { String(target[target.index(after: $0)...]) } ?? "")
+        if let queryStart = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            self.path = String(target[..<queryStart])
+            self.query = QueryItems(String(target[target.utf8.index(after: queryStart)...]))
+        } else {
+            self.path = target
+            self.query = QueryItems("")
+        }
         self.parameters = parameters
         self.body = body
         self.id = id
@@ -83,6 +87,10 @@ public struct QueryItems: Sendable, Hashable {
 
     /// Parses `query` (the part after `?`).
     public init(_ query: String) {
+        guard !query.isEmpty else {
+            items = []
+            return
+        }
         items = query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             if let equals = pair.firstIndex(of: "=") {
                 return Item(name: PercentDecoding.decode(pair[..<equals], plusAsSpace: true),
