@@ -399,8 +399,9 @@ final class Connection: @unchecked Sendable {
             source.setCancelHandler { [self] in self.sourceCancelled() }
             openSources += 1
             writeSource = source
-            if lastWriteProgress == 0 { lastWriteProgress = Clock.now() }
         }
+        // The write timeout runs from the moment the socket stopped taking bytes.
+        lastWriteProgress = Clock.now()
         writeSource?.resume()
         writeSourceActive = true
     }

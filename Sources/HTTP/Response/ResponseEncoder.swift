@@ -101,19 +101,20 @@ enum ResponseEncoder {
         }
     }
 
-    private static let commonStatusLines: [Int: [UInt8]] = {
-        var lines: [Int: [UInt8]] = [:]
-        let common: [HTTPResponse.Status] = [.ok, .created, .accepted, .noContent, .notModified, .badRequest, .notFound,
+    /// Status lines of the common statuses with their standard reasons, encoded once.
+    private static let commonStatusLines: [(code: Int, reason: String, line: [UInt8])] = {
+        let common: [HTTPResponse.Status] = [.ok, .noContent, .notModified, .notFound, .created, .accepted, .badRequest,
                                              .methodNotAllowed, .requestTimeout, .internalServerError, .serviceUnavailable]
-        for status in common { lines[status.code] = Array("HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n".utf8) }
-        return lines
+        return common.map { ($0.code, $0.reasonPhrase, Array("HTTP/1.1 \($0.code) \($0.reasonPhrase)\r\n".utf8)) }
     }()
 
     private static func statusLine(_ status: HTTPResponse.Status) -> [UInt8] {
-        if let line = commonStatusLines[status.code], status.reasonPhrase == HTTPResponse.Status(code: status.code).reasonPhrase {
-            return line
+        let code = status.code
+        for entry in commonStatusLines where entry.code == code {
+            if entry.reason == status.reasonPhrase { return entry.line }
+            break
         }
-        return Array("HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n".utf8)
+        return Array("HTTP/1.1 \(code) \(status.reasonPhrase)\r\n".utf8)
     }
 }
 
