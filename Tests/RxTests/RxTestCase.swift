@@ -1,5 +1,6 @@
 import Foundation
 import Rx
+import RxTest
 import XCTest
 
 /// Base class of the Rx tests: checks that every test leaves `Resources.total`
@@ -40,3 +41,16 @@ struct TestError2: Error, Equatable, CustomStringConvertible {
 }
 
 let testError2 = TestError2()
+
+/// Runs `transform` over a hot observable of `events` on a fresh `TestScheduler`
+/// (created 100, subscribed 200, disposed 1000) and returns what the observer recorded.
+func marbles<Source, Element>(_ events: [Recorded<Event<Source>>], _ transform: @escaping (Observable<Source>) -> Observable<Element>) -> [Recorded<Event<Element>>] {
+    let scheduler = TestScheduler(initialClock: 0)
+    let xs = scheduler.createHotObservable(events)
+    return scheduler.start { transform(xs.asObservable()) }.events
+}
+
+/// `TestScheduler.start { }` on a fresh scheduler: the default 100/200/1000 times hold.
+func freshStart<Element>(_ create: @escaping () -> Observable<Element>) -> [Recorded<Event<Element>>] {
+    TestScheduler(initialClock: 0).start(create: create).events
+}

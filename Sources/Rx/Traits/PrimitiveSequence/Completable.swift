@@ -15,7 +15,9 @@ public enum CompletableEvent {
 
 extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
     /// The callback `Completable.create` hands to its subscribe closure.
-    public typealias CompletableObserver = (CompletableEvent) -> Void
+    ///
+    /// `@Sendable`, so work on any thread or queue may complete the `Completable`.
+    public typealias CompletableObserver = @Sendable (CompletableEvent) -> Void
 
     /// A `Completable` whose subscription runs `subscribe`.
     ///
@@ -25,25 +27,17 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     public static func create(
         subscribe: @escaping (@escaping CompletableObserver) -> Disposable
     ) -> Completable {
-        let source = Observable<Never>.create { observer in
-            let gate = FirstEventGate()
-            return subscribe { event in
-                guard gate.pass() else { return }
-                switch event {
-                case .error(let error): observer.on(.error(error))
-                case .completed: observer.on(.completed)
-                }
+        Completable(raw: Observable.createPrimitive(subscribe) { event, observer in
+            switch event {
+            case .error(let error): observer.on(.error(error))
+            case .completed: observer.on(.completed)
             }
-        }
-        return Completable(raw: source)
+        })
     }
 
     /// Subscribes `observer` to the one event of this `Completable`.
     public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> Disposable {
-        var stopped = false  // events to one observer never overlap: no lock needed
-        return primitiveSequence.source.subscribe { event in
-            if stopped { return }
-            stopped = true
+        primitiveSequence.source.subscribeFirstEvent { event in
             switch event {
             case .error(let error): observer(.error(error))
             case .completed: observer(.completed)
@@ -59,15 +53,15 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
         onError: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposed = onDisposed.map(Disposables.create(with:)) ?? Disposables.create()
-        let subscription = subscribe { event in
-            switch event {
-            case .completed: onCompleted?()
-            case .error(let error): onError?(error)
+        subscribeHandlers(onDisposed: onDisposed) { handled in
+            subscribe { event in
+                switch event {
+                case .completed: onCompleted?()
+                case .error(let error): onError?(error)
+                }
+                handled()
             }
-            disposed.dispose()
         }
-        return Disposables.create(subscription, disposed)
     }
 }
 

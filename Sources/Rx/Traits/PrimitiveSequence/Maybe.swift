@@ -17,7 +17,9 @@ public enum MaybeEvent<Element> {
 
 extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// The callback `Maybe.create` hands to its subscribe closure.
-    public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
+    ///
+    /// `@Sendable`, so work on any thread or queue may complete the `Maybe`.
+    public typealias MaybeObserver = @Sendable (MaybeEvent<Element>) -> Void
 
     /// A `Maybe` whose subscription runs `subscribe`.
     ///
@@ -27,30 +29,22 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     public static func create(
         subscribe: @escaping (@escaping MaybeObserver) -> Disposable
     ) -> Maybe<Element> {
-        let source = Observable<Element>.create { observer in
-            let gate = FirstEventGate()
-            return subscribe { event in
-                guard gate.pass() else { return }
-                switch event {
-                case .success(let element):
-                    observer.on(.next(element))
-                    observer.on(.completed)
-                case .error(let error):
-                    observer.on(.error(error))
-                case .completed:
-                    observer.on(.completed)
-                }
+        Maybe(raw: Observable.createPrimitive(subscribe) { event, observer in
+            switch event {
+            case .success(let element):
+                observer.on(.next(element))
+                observer.on(.completed)
+            case .error(let error):
+                observer.on(.error(error))
+            case .completed:
+                observer.on(.completed)
             }
-        }
-        return Maybe(raw: source)
+        })
     }
 
     /// Subscribes `observer` to the one event of this `Maybe`.
     public func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void) -> Disposable {
-        var stopped = false  // events to one observer never overlap: no lock needed
-        return primitiveSequence.source.subscribe { event in
-            if stopped { return }
-            stopped = true
+        primitiveSequence.source.subscribeFirstEvent { event in
             switch event {
             case .next(let element): observer(.success(element))
             case .error(let error): observer(.error(error))
@@ -68,16 +62,16 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposed = onDisposed.map(Disposables.create(with:)) ?? Disposables.create()
-        let subscription = subscribe { event in
-            switch event {
-            case .success(let element): onSuccess?(element)
-            case .error(let error): onError?(error)
-            case .completed: onCompleted?()
+        subscribeHandlers(onDisposed: onDisposed) { handled in
+            subscribe { event in
+                switch event {
+                case .success(let element): onSuccess?(element)
+                case .error(let error): onError?(error)
+                case .completed: onCompleted?()
+                }
+                handled()
             }
-            disposed.dispose()
         }
-        return Disposables.create(subscription, disposed)
     }
 }
 

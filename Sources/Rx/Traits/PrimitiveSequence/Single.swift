@@ -10,7 +10,9 @@ public typealias SingleEvent<Element> = Result<Element, Swift.Error>
 
 extension PrimitiveSequenceType where Trait == SingleTrait {
     /// The callback `Single.create` hands to its subscribe closure.
-    public typealias SingleObserver = (SingleEvent<Element>) -> Void
+    ///
+    /// `@Sendable`, so work on any thread or queue may complete the `Single`.
+    public typealias SingleObserver = @Sendable (SingleEvent<Element>) -> Void
 
     /// A `Single` whose subscription runs `subscribe`.
     ///
@@ -20,20 +22,15 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     public static func create(
         subscribe: @escaping (@escaping SingleObserver) -> Disposable
     ) -> Single<Element> {
-        let source = Observable<Element>.create { observer in
-            let gate = FirstEventGate()
-            return subscribe { event in
-                guard gate.pass() else { return }
-                switch event {
-                case .success(let element):
-                    observer.on(.next(element))
-                    observer.on(.completed)
-                case .failure(let error):
-                    observer.on(.error(error))
-                }
+        Single(raw: Observable.createPrimitive(subscribe) { event, observer in
+            switch event {
+            case .success(let element):
+                observer.on(.next(element))
+                observer.on(.completed)
+            case .failure(let error):
+                observer.on(.error(error))
             }
-        }
-        return Single(raw: source)
+        })
     }
 
     /// Subscribes `observer` to the one event of this `Single`.
@@ -41,10 +38,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// A raw source that completes without an element (which the trait's builders rule
     /// out) is reported as `.failure(RxError.noElements)` rather than trapping.
     public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
-        var stopped = false  // events to one observer never overlap: no lock needed
-        return primitiveSequence.source.subscribe { event in
-            if stopped { return }
-            stopped = true
+        primitiveSequence.source.subscribeFirstEvent { event in
             switch event {
             case .next(let element): observer(.success(element))
             case .error(let error): observer(.failure(error))
@@ -62,15 +56,15 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         onFailure: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposed = onDisposed.map(Disposables.create(with:)) ?? Disposables.create()
-        let subscription = subscribe { event in
-            switch event {
-            case .success(let element): onSuccess?(element)
-            case .failure(let error): onFailure?(error)
+        subscribeHandlers(onDisposed: onDisposed) { handled in
+            subscribe { event in
+                switch event {
+                case .success(let element): onSuccess?(element)
+                case .failure(let error): onFailure?(error)
+                }
+                handled()
             }
-            disposed.dispose()
         }
-        return Disposables.create(subscription, disposed)
     }
 }
 

@@ -4,27 +4,28 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     /// Sends the elements and completion to `observers`.
     public func drive<Observer: ObserverType>(_ observers: Observer...) -> Disposable
     where Observer.Element == Element {
-        asSharedSequence().asObservable().subscribe { event in
-            observers.forEach { $0.on(event) }
-        }
+        forward(to: observers)
     }
 
     /// Sends the elements, wrapped, and completion to `observers` of optionals.
     public func drive<Observer: ObserverType>(_ observers: Observer...) -> Disposable
     where Observer.Element == Element? {
-        asSharedSequence().asObservable().map { $0 as Element? }.subscribe { event in
-            observers.forEach { $0.on(event) }
-        }
+        forward(to: observers)
     }
 
     /// Accepts every element into `relays`.
     public func drive(_ relays: BehaviorRelay<Element>...) -> Disposable {
-        drive(onNext: { element in relays.forEach { $0.accept(element) } })
+        forward { element in relays.forEach { $0.accept(element) } }
     }
 
     /// Accepts every element into `relays`.
     public func drive(_ relays: PublishRelay<Element>...) -> Disposable {
-        drive(onNext: { element in relays.forEach { $0.accept(element) } })
+        forward { element in relays.forEach { $0.accept(element) } }
+    }
+
+    /// Accepts every element into `relays`.
+    public func drive(_ relays: ReplayRelay<Element>...) -> Disposable {
+        forward { element in relays.forEach { $0.accept(element) } }
     }
 
     /// Subscribes handlers for the elements, completion and the end of the subscription.
@@ -33,7 +34,17 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        asSharedSequence().asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+
+    /// Subscribes handlers that receive `object` weakly; once it is released they stop.
+    public func drive<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        asObservable().subscribe(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
     /// Subscribes without handlers, for the side effects.

@@ -70,6 +70,21 @@ extension SharedSequenceConvertibleType {
         SharedSequence(asObservable().scan(seed, accumulator: accumulator))
     }
 
+    /// Each element combined by `resultSelector` with the latest element of `second`;
+    /// elements before `second` has one are dropped.
+    public func withLatestFrom<Second: SharedSequenceConvertibleType, Result>(
+        _ second: Second, resultSelector: @escaping (Element, Second.Element) -> Result
+    ) -> SharedSequence<SharingStrategy, Result> {
+        SharedSequence(asObservable().withLatestFrom(second.asObservable(), resultSelector: resultSelector))
+    }
+
+    /// The latest element of `second` at each element of this sequence.
+    public func withLatestFrom<Second: SharedSequenceConvertibleType>(
+        _ second: Second
+    ) -> SharedSequence<SharingStrategy, Second.Element> {
+        SharedSequence(asObservable().withLatestFrom(second.asObservable()))
+    }
+
     /// The elements after the first `count`.
     public func skip(_ count: Int) -> SharedSequence<SharingStrategy, Element> {
         SharedSequence(asObservable().skip(count))
@@ -130,6 +145,13 @@ extension SharedSequence {
         _ sources: [SharedSequence<SharingStrategy, Source>]
     ) -> SharedSequence<SharingStrategy, Element> where Element == [Source] {
         SharedSequence(Observable.combineLatest(sources.map { $0.asObservable() }))
+    }
+
+    /// The elements of all `sources` paired by index, in order.
+    public static func zip<Source>(
+        _ sources: [SharedSequence<SharingStrategy, Source>]
+    ) -> SharedSequence<SharingStrategy, Element> where Element == [Source] {
+        SharedSequence(Observable.zip(sources.map { $0.asObservable() }))
     }
 
     /// The elements of both sources paired by index.

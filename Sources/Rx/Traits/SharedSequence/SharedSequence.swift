@@ -71,6 +71,11 @@ extension SharedSequence {
         SharedSequence(raw: Observable.from(sequence, scheduler: SharingStrategy.scheduler))
     }
 
+    /// A sequence of the wrapped value, if any, then completion, on the strategy's scheduler.
+    public static func from(optional: Element?) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(raw: Observable.from(optional: optional).subscribe(on: SharingStrategy.scheduler))
+    }
+
     /// A shared sequence built by `factory` for each new connection.
     public static func deferred(
         _ factory: @escaping () -> SharedSequence<SharingStrategy, Element>

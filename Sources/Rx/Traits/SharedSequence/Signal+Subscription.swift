@@ -4,27 +4,28 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
     /// Sends the elements and completion to `observers`.
     public func emit<Observer: ObserverType>(to observers: Observer...) -> Disposable
     where Observer.Element == Element {
-        asSharedSequence().asObservable().subscribe { event in
-            observers.forEach { $0.on(event) }
-        }
+        forward(to: observers)
     }
 
     /// Sends the elements, wrapped, and completion to `observers` of optionals.
     public func emit<Observer: ObserverType>(to observers: Observer...) -> Disposable
     where Observer.Element == Element? {
-        asSharedSequence().asObservable().map { $0 as Element? }.subscribe { event in
-            observers.forEach { $0.on(event) }
-        }
+        forward(to: observers)
     }
 
     /// Accepts every element into `relays`.
     public func emit(to relays: BehaviorRelay<Element>...) -> Disposable {
-        emit(onNext: { element in relays.forEach { $0.accept(element) } })
+        forward { element in relays.forEach { $0.accept(element) } }
     }
 
     /// Accepts every element into `relays`.
     public func emit(to relays: PublishRelay<Element>...) -> Disposable {
-        emit(onNext: { element in relays.forEach { $0.accept(element) } })
+        forward { element in relays.forEach { $0.accept(element) } }
+    }
+
+    /// Accepts every element into `relays`.
+    public func emit(to relays: ReplayRelay<Element>...) -> Disposable {
+        forward { element in relays.forEach { $0.accept(element) } }
     }
 
     /// Subscribes handlers for the elements, completion and the end of the subscription.
@@ -33,7 +34,17 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        asSharedSequence().asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+        asObservable().subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+
+    /// Subscribes handlers that receive `object` weakly; once it is released they stop.
+    public func emit<Object: AnyObject>(
+        with object: Object,
+        onNext: ((Object, Element) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        asObservable().subscribe(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
     /// Subscribes without handlers, for the side effects.

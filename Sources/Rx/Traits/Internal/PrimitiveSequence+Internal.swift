@@ -1,0 +1,50 @@
+import Synchronization
+
+/// Lets exactly one caller through, even when several threads race to emit: the trait
+/// `create` callbacks use it so that only the first event of a subscription counts.
+final class FirstEventGate: Sendable {
+    private let passed = Atomic<Bool>(false)
+
+    /// `true` for the first call only.
+    func pass() -> Bool {
+        !passed.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}
+
+extension Observable {
+    /// The `Observable` behind a trait's `create`: `subscribe` gets a callback that any
+    /// thread may call; the first call is turned into events by `forward`, later ones are
+    /// dropped. `create`'s sink then disposes what `subscribe` returned.
+    static func createPrimitive<TraitEvent>(
+        _ subscribe: @escaping (@escaping @Sendable (TraitEvent) -> Void) -> Disposable,
+        forward: @escaping @Sendable (TraitEvent, AnyObserver<Element>) -> Void
+    ) -> Observable<Element> {
+        Observable.create { observer in
+            let gate = FirstEventGate()
+            return subscribe { event in
+                if gate.pass() { forward(event, observer) }
+            }
+        }
+    }
+
+    /// Subscribes `handler` to the first event only: a trait's subscriber gets one event.
+    func subscribeFirstEvent(_ handler: @escaping (Event<Element>) -> Void) -> Disposable {
+        var stopped = false  // events to one observer never overlap: no lock needed
+        return subscribe { event in
+            if stopped { return }
+            stopped = true
+            handler(event)
+        }
+    }
+}
+
+/// Subscribes through `subscribe` and runs `onDisposed` exactly once: after the trait's
+/// one event has been handled (`subscribe` calls `handled`), or at disposal before it.
+func subscribeHandlers(
+    onDisposed: (() -> Void)?,
+    _ subscribe: (_ handled: @escaping () -> Void) -> Disposable
+) -> Disposable {
+    let disposed = onDisposed.map(Disposables.create(with:)) ?? Disposables.create()
+    let subscription = subscribe { disposed.dispose() }
+    return Disposables.create(subscription, disposed)
+}
