@@ -26,6 +26,33 @@ import Darwin
 /// Line endings must be CRLF: a bare LF or a bare CR anywhere in the head is rejected (400)
 /// rather than tolerated, the strict choice §2.2 allows. Trailer fields of chunked bodies are
 /// validated (same rules and limits as header fields) and dropped.
+///
+/// Choices where the RFCs leave room:
+/// - CONNECT (authority-form only) parses, with `keepAlive` false; the server answers it
+///   (405/501) and closes, since it does not tunnel. Asterisk-form only with OPTIONS.
+/// - Absolute-form only for `http` and `https`, without userinfo; its authority replaces
+///   Host, which HTTP/1.1 still requires (RFC 9112 §3.2).
+/// - Origin-form paths must be RFC 3986 characters with valid percent-encoding; queries
+///   also accept the other visible ASCII that browsers leave unencoded (`{|}` and such).
+/// - Expectations other than `100-continue` are ignored (RFC 9110 §10.1.1 allows 417).
+///
+/// Driving it from a connection:
+/// ```swift
+/// var parser = RequestParser(limits: configuration.limits)
+/// // for each read:
+/// do {
+///     try parser.parse(bytesRead) { event in
+///         switch event {
+///         case .head(let head): // start an exchange; if head.expectContinue, queue "100 Continue"
+///         case .body(let bytes): // append to the current exchange's body
+///         case .end: // dispatch it; if !head.keepAlive, close after answering it
+///         }
+///     }
+/// } catch {
+///     // answer the earlier requests, then error.status with error.reason, and close
+/// }
+/// // pick the timeout from parser.phase: .idle keep-alive, .head header (408), .body body
+/// ```
 public struct RequestParser: Sendable {
     /// What the parser found in the bytes fed so far.
     public enum Event: Sendable, Hashable {
