@@ -11,7 +11,7 @@ public struct Request: Sendable {
     public let path: String
     /// Values of the route pattern's `:name` segments (percent-decoded), and
     /// `*` for the rest of the path under a trailing wildcard.
-    public internal(set) var parameters: Parameters
+    public internal(set) var parameters: PathParameters
     /// Decoded query items (`+` is a space, percent escapes decoded).
     public let query: QueryItems
     /// The body bytes (the whole body; its size is bounded by the server's limits).
@@ -30,7 +30,7 @@ public struct Request: Sendable {
     public func queryItems(named name: String) -> [String] { query.values(named: name) }
 
     /// Creates a request; the server builds these, tests of handlers may too.
-    public init(head: HTTPRequest, version: HTTPVersion = .http1_1, parameters: Parameters = Parameters(), body: [UInt8] = [], id: String = "test", remoteAddress: String = "127.0.0.1") {
+    public init(head: HTTPRequest, version: HTTPVersion = .http1_1, parameters: PathParameters = PathParameters(), body: [UInt8] = [], id: String = "test", remoteAddress: String = "127.0.0.1") {
         self.head = head
         self.version = version
         let target = head.path ?? ""
@@ -49,7 +49,7 @@ public struct Request: Sendable {
 }
 
 /// Path parameters of a matched route, by name.
-public struct Parameters: Sendable, Hashable {
+public struct PathParameters: Sendable, Hashable {
     var storage: [(name: String, value: String)] = []
 
     /// Creates an empty set of parameters.
@@ -62,7 +62,7 @@ public struct Parameters: Sendable, Hashable {
         storage.first { $0.name == name }?.value
     }
 
-    public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
+    public static func == (lhs: PathParameters, rhs: PathParameters) -> Bool {
         lhs.storage.map(\.name) == rhs.storage.map(\.name) && lhs.storage.map(\.value) == rhs.storage.map(\.value)
     }
 

@@ -44,8 +44,8 @@ struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The parameters when `path` (already split) matches, else nil.
-    func match(_ path: [Substring]) -> Parameters? {
-        var parameters = Parameters()
+    func match(_ path: [Substring]) -> PathParameters? {
+        var parameters = PathParameters()
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .wildcard:

@@ -65,7 +65,7 @@ struct RouteTable: RequestResponder {
     func respond(to request: Request, sink: ResponseSink) {
         let segments = RoutePattern.segments(of: request.path)
         var allowed: [HTTPRequest.Method] = []
-        var headFallback: (Router.Route, Parameters)?
+        var headFallback: (Router.Route, PathParameters)?
         for route in routes {
             guard let parameters = route.pattern.match(segments) else { continue }
             if route.method == request.method {
@@ -96,7 +96,7 @@ struct RouteTable: RequestResponder {
         }
     }
 
-    private func run(_ route: Router.Route, _ parameters: Parameters, _ request: Request, _ sink: ResponseSink) {
+    private func run(_ route: Router.Route, _ parameters: PathParameters, _ request: Request, _ sink: ResponseSink) {
         var request = request
         request.parameters = parameters
         sink.setRoute(route.pattern.description, id: route.id)
