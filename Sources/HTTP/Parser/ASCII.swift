@@ -43,8 +43,19 @@ extension RequestParser {
         }
 
         /// tchar (RFC 9110 §5.6.2): the characters of methods, field names and other tokens.
+        /// A bit per ASCII byte (``tokenCharMaskLow`` for 0–63, ``tokenCharMaskHigh`` for 64–127),
+        /// the same set as ``isTokenCharBySwitch(_:)``, which the tests compare it with.
         @inline(__always)
         static func isTokenChar(_ byte: UInt8) -> Bool {
+            let mask = byte < 64 ? tokenCharMaskLow : tokenCharMaskHigh
+            return byte < 128 && (mask >> UInt64(byte & 63)) & 1 == 1
+        }
+
+        static let tokenCharMaskLow: UInt64 = 0x03FF_6CFA_0000_0000
+        static let tokenCharMaskHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+
+        /// tchar spelled out, to check the masks.
+        static func isTokenCharBySwitch(_ byte: UInt8) -> Bool {
             switch byte {
             case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true  // DIGIT, ALPHA
             case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: true  // !#$%&'*+-.^_`|~

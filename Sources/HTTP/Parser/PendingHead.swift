@@ -15,6 +15,9 @@ extension RequestParser {
         var connectionKeepAlive = false
         var expectContinue = false
 
+        /// Room reserved at the first field, so that typical heads never regrow the array.
+        static let expectedFieldCount = 16
+
         init() {}
 
         /// Parses `method SP request-target SP HTTP-version` (RFC 9112 §3), given without CRLF.
@@ -87,18 +90,16 @@ extension RequestParser {
             case 6 where name.equalsLowercase("expect"):
                 if value.equalsLowercase("100-continue") { expectContinue = true }
                 fieldName = .expect
-            case 6 where name.equalsLowercase("accept"):
-                fieldName = .accept
-            case 10 where name.equalsLowercase("user-agent"):
-                fieldName = .userAgent
-            case 12 where name.equalsLowercase("content-type"):
-                fieldName = .contentType
-            case 15 where name.equalsLowercase("accept-encoding"):
-                fieldName = .acceptEncoding
             default:
-                guard let parsed = HTTPField.Name(name.asString) else { throw .badRequest("invalid field name") }
-                fieldName = parsed
+                if let common = RequestParser.commonFieldName(name) {
+                    fieldName = common
+                } else if let parsed = HTTPField.Name(name.asString) {
+                    fieldName = parsed
+                } else {
+                    throw .badRequest("invalid field name")
+                }
             }
+            if fields.isEmpty { fields.reserveCapacity(Self.expectedFieldCount) }
             // Strings from ASCII bytes are cheap; obs-text keeps its raw bytes.
             fields.append(field.valueIsASCII ? HTTPField(name: fieldName, value: value.asString) : HTTPField(name: fieldName, value: value))
         }
