@@ -20,6 +20,11 @@ router.get("/healthz") { _ in "ok" }
 router.get("/json") { _ -> Single<Message> in .just(Message(message: "Hello, World!")) }
 
 let server = HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: port), router: router, logger: logger)
-try server.start()
+do {
+    try server.start()
+} catch {
+    fputs("bench-signalbox: \(error)\n", stderr)
+    exit(1)
+}
 // Park the main thread (dispatchMain trips valgrind).
 while true { pause() }
