@@ -60,7 +60,6 @@ final class Connection: @unchecked Sendable {
     // MARK: Life cycle
 
     func start() {
-        if !rejecting { core.connectionOpened() }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: worker.queue)
         source.setEventHandler { [unowned self] in self.readable() }
         source.setCancelHandler { [self] in self.sourceCancelled() }
