@@ -78,3 +78,30 @@ struct LimitsTests {
         await server.shutdown(gracePeriod: .seconds(1))
     }
 }
+
+@Suite("Write timeout", .timeLimit(.minutes(1)))
+struct WriteTimeoutTests {
+    @Test func clientThatStopsReadingIsClosed() async throws {
+        let big = [UInt8](repeating: 0x61, count: 8 << 20)
+        let handled = Latch()
+        let router = Router()
+        router.get("/big") { _ in
+            handled.open()
+            return big
+        }
+        let server = try startServer(
+            router,
+            settings: ServerSettings(writeTimeout: .milliseconds(150), gzipThreshold: nil),
+            socketSendBufferSize: 16 * 1024
+        )
+        let client = try server.client()
+        client.setReceiveBuffer(4 * 1024)
+        try client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        await handled.wait()
+        await server.core.waitUntilNoConnections()
+        // Closed by the server long before the 8 MiB body could have been sent.
+        let received = try client.readToEnd()
+        #expect(received.count < big.count)
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+}

@@ -124,6 +124,26 @@ struct ResponseTests {
         await server.shutdown(gracePeriod: .seconds(1))
     }
 
+    @Test func dualStackServesIPv6AndIPv4() async throws {
+        let router = Router()
+        router.get("/who") { request in request.remoteAddress }
+        let server = try startServer(router, host: "::")
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "-g", "http://[::1]:\(server.port!)/who"]
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        curl.waitUntilExit()
+        #expect(String(decoding: data, as: UTF8.self) == "::1")
+
+        let client = try server.client()
+        try client.send("GET /who HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try client.readResponse().text == "::ffff:127.0.0.1")
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+
     @Test func curlIsServed() async throws {
         let server = try startServer(Self.router())
         let curl = Process()

@@ -60,7 +60,6 @@ final class Connection: @unchecked Sendable {
     // MARK: Life cycle
 
     func start() {
-        if !rejecting { core.connectionOpened() }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: worker.queue)
         source.setEventHandler { [unowned self] in self.readable() }
         source.setCancelHandler { [self] in self.sourceCancelled() }
@@ -280,7 +279,8 @@ final class Connection: @unchecked Sendable {
         exchange.finished = true
         exchange.sink?.release()
         if draining || exchange.head == nil { exchange.closeAfter = true }
-        exchange.output += ResponseEncoder.encode(response, for: exchange, worker: worker)
+        let bytes = ResponseEncoder.encode(response, for: exchange, worker: worker)
+        if exchange.output.isEmpty { exchange.output = bytes } else { exchange.output += bytes }
         if !inReadHandler { pump() }
     }
 
@@ -398,8 +398,9 @@ final class Connection: @unchecked Sendable {
             source.setCancelHandler { [self] in self.sourceCancelled() }
             openSources += 1
             writeSource = source
-            if lastWriteProgress == 0 { lastWriteProgress = Clock.now() }
         }
+        // The write timeout runs from the moment the socket stopped taking bytes.
+        lastWriteProgress = Clock.now()
         writeSource?.resume()
         writeSourceActive = true
     }
@@ -447,7 +448,7 @@ final class Connection: @unchecked Sendable {
 
     private func log(_ exchange: Exchange) {
         let duration = Clock.now() &- exchange.started
-        worker.metrics.recordRequest(route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
+        worker.metrics.recordRequest(routeID: exchange.routeID, route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
         core.logger.info("request", metadata: [
             "method": "\(exchange.methodName)",
             "path": "\(exchange.path)",

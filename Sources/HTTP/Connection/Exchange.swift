@@ -11,6 +11,7 @@ final class Exchange {
     var requestID = ""
     /// Route pattern for metrics and logs.
     var route = "unmatched"
+    var routeID = -1
     /// Bytes produced and not yet handed to the socket.
     var output: [UInt8] = []
     /// Whether the whole response has been produced.

@@ -24,7 +24,10 @@ final class ResponseSink: @unchecked Sendable {
     }
 
     /// Records the route pattern; call on the worker queue, before answering.
-    func setRoute(_ pattern: String) { exchange.route = pattern }
+    func setRoute(_ pattern: String, id: Int) {
+        exchange.route = pattern
+        exchange.routeID = id
+    }
 
     /// Answers with a complete response.
     func respond(_ response: Response) {

@@ -26,6 +26,33 @@ import Darwin
 /// Line endings must be CRLF: a bare LF or a bare CR anywhere in the head is rejected (400)
 /// rather than tolerated, the strict choice §2.2 allows. Trailer fields of chunked bodies are
 /// validated (same rules and limits as header fields) and dropped.
+///
+/// Choices where the RFCs leave room:
+/// - CONNECT (authority-form only) parses, with `keepAlive` false; the server answers it
+///   (405/501) and closes, since it does not tunnel. Asterisk-form only with OPTIONS.
+/// - Absolute-form only for `http` and `https`, without userinfo; its authority replaces
+///   Host, which HTTP/1.1 still requires (RFC 9112 §3.2).
+/// - Origin-form paths must be RFC 3986 characters with valid percent-encoding; queries
+///   also accept the other visible ASCII that browsers leave unencoded (`{|}` and such).
+/// - Expectations other than `100-continue` are ignored (RFC 9110 §10.1.1 allows 417).
+///
+/// Driving it from a connection:
+/// ```swift
+/// var parser = RequestParser(limits: configuration.limits)
+/// // for each read:
+/// do {
+///     try parser.parse(bytesRead) { event in
+///         switch event {
+///         case .head(let head): // start an exchange; if head.expectContinue, queue "100 Continue"
+///         case .body(let bytes): // append to the current exchange's body
+///         case .end: // dispatch it; if !head.keepAlive, close after answering it
+///         }
+///     }
+/// } catch {
+///     // answer the earlier requests, then error.status with error.reason, and close
+/// }
+/// // pick the timeout from parser.phase: .idle keep-alive, .head header (408), .body body
+/// ```
 public struct RequestParser: Sendable {
     /// What the parser found in the bytes fed so far.
     public enum Event: Sendable, Hashable {
@@ -144,6 +171,7 @@ public struct RequestParser: Sendable {
                 let available = end - index
                 guard let found = memchr(base + index, Int32(ASCII.lf), available) else {
                     carry.append(contentsOf: UnsafeRawBufferPointer(start: base + index, count: available))
+                    if case .idle = state { try checkRequestLineStart(carry[0]) }
                     try checkLength(ofIncompleteLine: carry.count)
                     return
                 }
@@ -202,6 +230,16 @@ public struct RequestParser: Sendable {
         }
     }
 
+    /// A request line starts with a method, an empty line with CR: anything else (a TLS
+    /// handshake, binary junk) is rejected at its first byte instead of after 8 KiB or a
+    /// timeout. Checked before the length, on whole and partial lines alike, so the result
+    /// does not depend on the split.
+    private func checkRequestLineStart(_ first: UInt8) throws(RequestParseError) {
+        guard ASCII.isTokenChar(first) || first == ASCII.cr else {
+            throw .badRequest("request does not start with a method")
+        }
+    }
+
     /// The limit check for a line still missing its LF; it fails exactly when the complete
     /// line would, whatever the split, because the complete line is at least as long.
     private func checkLength(ofIncompleteLine length: Int) throws(RequestParseError) {
@@ -239,6 +277,7 @@ public struct RequestParser: Sendable {
 
     /// Handles one complete line, given without its LF.
     private mutating func processLine(_ line: UnsafeRawBufferPointer, _ emit: (Event) -> Void) throws(RequestParseError) {
+        if case .idle = state, let first = line.first { try checkRequestLineStart(first) }
         try checkLength(ofLine: line.count)
         guard let last = line.last, last == ASCII.cr else {
             throw .badRequest("line ends with a bare LF; CRLF required")

@@ -3,35 +3,37 @@ import HTTPTypes
 /// Turns responses into HTTP/1.1 bytes, adding the fields every response
 /// needs: `Date`, `Server`, `X-Request-ID`, `Content-Length` or chunked
 /// framing, `Connection`, and gzip with `Vary` when the client accepts it.
+///
+/// Written straight into one byte array, since this runs for every response.
 enum ResponseEncoder {
-    private static let crlf: [UInt8] = [13, 10]
-    private static let separator: [UInt8] = [58, 32]
-
-    /// Fields the encoder owns; a handler's values for them are ignored.
-    private static let managed: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .connection, .date]
-
     static func encode(_ response: Response, for exchange: Exchange, worker: Worker) -> [UInt8] {
-        var response = response
         let status = response.status
-        let bodyAllowed = status.code >= 200 && status != .noContent && status != .notModified
-        var extra = HTTPFields()
+        let bodyAllowed = status.code >= 200 && status.code != 204 && status.code != 304
+        var body = response.body
+        var vary = false
+        var gzip = false
 
-        if bodyAllowed, let threshold = worker.settings.gzipThreshold, response.body.count >= threshold,
+        if bodyAllowed, let threshold = worker.settings.gzipThreshold, body.count >= threshold,
            response.headerFields[.contentEncoding] == nil {
-            appendVary(to: &response.headerFields)
+            vary = true
             if let accept = exchange.head?.request.headerFields[.acceptEncoding], AcceptEncoding.allowsGzip(accept),
-               let compressed = Gzip.compress(response.body) {
-                response.body = compressed
-                extra[.contentEncoding] = "gzip"
+               let compressed = Gzip.compress(body) {
+                body = compressed
+                gzip = true
             }
         }
-        var out = head(response, exchange: exchange, worker: worker, extra: extra)
+        var out: [UInt8] = []
+        out.reserveCapacity(192 + body.count)
+        appendHead(response, exchange: exchange, worker: worker, vary: vary, to: &out)
+        if gzip { out.append(bytes: "Content-Encoding: gzip\r\n") }
         if bodyAllowed {
-            appendField("Content-Length", String(response.body.count), to: &out)
+            out.append(bytes: "Content-Length: ")
+            out.append(decimal: body.count)
+            out.append(bytes: "\r\n")
         }
-        out += crlf
+        out.append(bytes: "\r\n")
         if bodyAllowed && !exchange.isHeadRequest {
-            out += response.body
+            out += body
         }
         return out
     }
@@ -39,15 +41,15 @@ enum ResponseEncoder {
     /// The head of a streamed response: chunked on HTTP/1.1; on HTTP/1.0 the
     /// body ends when the connection closes.
     static func encodeStreamHead(_ response: Response, for exchange: Exchange, worker: Worker) -> [UInt8] {
-        var extra = HTTPFields()
+        var out: [UInt8] = []
         if exchange.head?.version == .http1_1 {
             exchange.chunked = true
-            extra[.transferEncoding] = "chunked"
         } else {
             exchange.closeAfter = true
         }
-        var out = head(response, exchange: exchange, worker: worker, extra: extra)
-        out += crlf
+        appendHead(response, exchange: exchange, worker: worker, vary: false, to: &out)
+        if exchange.chunked { out.append(bytes: "Transfer-Encoding: chunked\r\n") }
+        out.append(bytes: "\r\n")
         return out
     }
 
@@ -56,54 +58,100 @@ enum ResponseEncoder {
             exchange.output += bytes
             return
         }
-        exchange.output += Array(String(bytes.count, radix: 16).utf8)
-        exchange.output += crlf
+        exchange.output.append(hex: bytes.count)
+        exchange.output.append(bytes: "\r\n")
         exchange.output += bytes
-        exchange.output += crlf
+        exchange.output.append(bytes: "\r\n")
     }
 
     static func appendLastChunk(for exchange: Exchange) {
-        if exchange.chunked { exchange.output += Array("0\r\n\r\n".utf8) }
+        if exchange.chunked { exchange.output.append(bytes: "0\r\n\r\n") }
     }
 
-    private static func head(_ response: Response, exchange: Exchange, worker: Worker, extra: HTTPFields) -> [UInt8] {
+    private static func appendHead(_ response: Response, exchange: Exchange, worker: Worker, vary: Bool, to out: inout [UInt8]) {
         exchange.status = response.status.code
-        var out: [UInt8] = []
-        out.reserveCapacity(256 + response.body.count)
-        out += Array("HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n".utf8)
+        out += statusLine(response.status)
         var hasServer = false
-        for field in response.headerFields where !managed.contains(field.name) {
-            if field.name == .server { hasServer = true }
-            appendField(field.name.rawName, field.value, to: &out)
+        var hasVary = false
+        for field in response.headerFields {
+            switch field.name {
+            case .contentLength, .transferEncoding, .connection, .date:
+                continue  // the encoder's own
+            case .server:
+                hasServer = true
+            case .vary where vary:
+                hasVary = true
+                out.append(field: field.name.rawName, value: field.value.lowercased().contains("accept-encoding") ? field.value : field.value + ", Accept-Encoding")
+                continue
+            default:
+                break
+            }
+            out.append(field: field.name.rawName, value: field.value)
         }
-        for field in extra {
-            appendField(field.name.rawName, field.value, to: &out)
-        }
-        if !hasServer { appendField("Server", worker.core.configuration.serverName, to: &out) }
-        out += Array("Date: ".utf8)
+        if vary && !hasVary { out.append(bytes: "Vary: Accept-Encoding\r\n") }
+        if !hasServer { out += worker.serverField }
+        out.append(bytes: "Date: ")
         out += worker.dates.current
-        out += crlf
-        if !exchange.requestID.isEmpty { appendField("X-Request-ID", exchange.requestID, to: &out) }
+        out.append(bytes: "\r\n")
+        if !exchange.requestID.isEmpty { out.append(field: "X-Request-ID", value: exchange.requestID) }
         if exchange.closeAfter {
-            appendField("Connection", "close", to: &out)
+            out.append(bytes: "Connection: close\r\n")
         } else if exchange.head?.version == .http1_0 {
-            appendField("Connection", "keep-alive", to: &out)
+            out.append(bytes: "Connection: keep-alive\r\n")
         }
-        return out
     }
 
-    private static func appendField(_ name: String, _ value: String, to out: inout [UInt8]) {
-        out += name.utf8
-        out += separator
-        out += value.utf8
-        out += crlf
+    /// Status lines of the common statuses with their standard reasons, encoded once.
+    private static let commonStatusLines: [(code: Int, reason: String, line: [UInt8])] = {
+        let common: [HTTPResponse.Status] = [.ok, .noContent, .notModified, .notFound, .created, .accepted, .badRequest,
+                                             .methodNotAllowed, .requestTimeout, .internalServerError, .serviceUnavailable]
+        return common.map { ($0.code, $0.reasonPhrase, Array("HTTP/1.1 \($0.code) \($0.reasonPhrase)\r\n".utf8)) }
+    }()
+
+    private static func statusLine(_ status: HTTPResponse.Status) -> [UInt8] {
+        let code = status.code
+        for entry in commonStatusLines where entry.code == code {
+            if entry.reason == status.reasonPhrase { return entry.line }
+            break
+        }
+        return Array("HTTP/1.1 \(code) \(status.reasonPhrase)\r\n".utf8)
+    }
+}
+
+extension Array where Element == UInt8 {
+    mutating func append(bytes text: StaticString) {
+        text.withUTF8Buffer { append(contentsOf: $0) }
     }
 
-    private static func appendVary(to fields: inout HTTPFields) {
-        if let vary = fields[.vary] {
-            if !vary.lowercased().contains("accept-encoding") { fields[.vary] = vary + ", Accept-Encoding" }
-        } else {
-            fields[.vary] = "Accept-Encoding"
+    mutating func append(field name: String, value: String) {
+        append(contentsOf: name.utf8)
+        append(UInt8(ascii: ":"))
+        append(UInt8(ascii: " "))
+        append(contentsOf: value.utf8)
+        append(UInt8(ascii: "\r"))
+        append(UInt8(ascii: "\n"))
+    }
+
+    mutating func append(decimal value: Int) {
+        precondition(value >= 0)
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        while divisor > 0 {
+            append(UInt8(ascii: "0") + UInt8((value / divisor) % 10))
+            divisor /= 10
+        }
+    }
+
+    mutating func append(hex value: Int) {
+        precondition(value >= 0)
+        let digits: StaticString = "0123456789abcdef"
+        var shift = (Int.bitWidth - value.leadingZeroBitCount + 3) / 4 * 4 - 4
+        if value == 0 { shift = 0 }
+        digits.withUTF8Buffer { table in
+            while shift >= 0 {
+                append(table[(value >> shift) & 0xF])
+                shift -= 4
+            }
         }
     }
 }

@@ -11,7 +11,7 @@ public struct Request: Sendable {
     public let path: String
     /// Values of the route pattern's `:name` segments (percent-decoded), and
     /// `*` for the rest of the path under a trailing wildcard.
-    public internal(set) var parameters: Parameters
+    public internal(set) var parameters: PathParameters
     /// Decoded query items (`+` is a space, percent escapes decoded).
     public let query: QueryItems
     /// The body bytes (the whole body; its size is bounded by the server's limits).
@@ -30,13 +30,17 @@ public struct Request: Sendable {
     public func queryItems(named name: String) -> [String] { query.values(named: name) }
 
     /// Creates a request; the server builds these, tests of handlers may too.
-    public init(head: HTTPRequest, version: HTTPVersion = .http1_1, parameters: Parameters = Parameters(), body: [UInt8] = [], id: String = "test", remoteAddress: String = "127.0.0.1") {
+    public init(head: HTTPRequest, version: HTTPVersion = .http1_1, parameters: PathParameters = PathParameters(), body: [UInt8] = [], id: String = "test", remoteAddress: String = "127.0.0.1") {
         self.head = head
         self.version = version
         let target = head.path ?? ""
-        let queryStart = target.firstIndex(of: "?")
-        self.path = queryStart.map { String(target[..<$0]) } ?? target
-        self.query = QueryItems(queryStart.map { String(target[target.index(after: $0)...]) } ?? "")
+        if let queryStart = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            self.path = String(target[..<queryStart])
+            self.query = QueryItems(String(target[target.utf8.index(after: queryStart)...]))
+        } else {
+            self.path = target
+            self.query = QueryItems("")
+        }
         self.parameters = parameters
         self.body = body
         self.id = id
@@ -45,7 +49,7 @@ public struct Request: Sendable {
 }
 
 /// Path parameters of a matched route, by name.
-public struct Parameters: Sendable, Hashable {
+public struct PathParameters: Sendable, Hashable {
     var storage: [(name: String, value: String)] = []
 
     /// Creates an empty set of parameters.
@@ -58,7 +62,7 @@ public struct Parameters: Sendable, Hashable {
         storage.first { $0.name == name }?.value
     }
 
-    public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
+    public static func == (lhs: PathParameters, rhs: PathParameters) -> Bool {
         lhs.storage.map(\.name) == rhs.storage.map(\.name) && lhs.storage.map(\.value) == rhs.storage.map(\.value)
     }
 
@@ -83,6 +87,10 @@ public struct QueryItems: Sendable, Hashable {
 
     /// Parses `query` (the part after `?`).
     public init(_ query: String) {
+        guard !query.isEmpty else {
+            items = []
+            return
+        }
         items = query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             if let equals = pair.firstIndex(of: "=") {
                 return Item(name: PercentDecoding.decode(pair[..<equals], plusAsSpace: true),

@@ -26,9 +26,26 @@ struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The non-empty segments of `path`, split on `/` (bytewise: this runs per request).
+    static func segments(of path: String) -> [Substring] {
+        var segments: [Substring] = []
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                if start != index { segments.append(path[start..<index]) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start != utf8.endIndex { segments.append(path[start...]) }
+        return segments
+    }
+
     /// The parameters when `path` (already split) matches, else nil.
-    func match(_ path: [Substring]) -> Parameters? {
-        var parameters = Parameters()
+    func match(_ path: [Substring]) -> PathParameters? {
+        var parameters = PathParameters()
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .wildcard:
@@ -36,7 +53,7 @@ struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
                 parameters.storage.append(("*", PercentDecoding.decode(Substring(rest), plusAsSpace: false)))
                 return parameters
             case .literal(let literal):
-                guard index < path.count, path[index] == literal else { return nil }
+                guard index < path.count, path[index].utf8.elementsEqual(literal.utf8) else { return nil }
             case .parameter(let name):
                 guard index < path.count, !path[index].isEmpty else { return nil }
                 parameters.storage.append((name, PercentDecoding.decode(path[index], plusAsSpace: false)))

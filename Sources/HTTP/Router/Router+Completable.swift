@@ -7,10 +7,12 @@ extension Router {
     public func on(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request) throws -> Completable) {
         add(method, path) { request, sink in
             guard let completable = sink.run({ try handler(request) }) else { return }
-            let subscription = completable.subscribe(
-                onCompleted: { sink.respond(Response(status: .noContent)) },
-                onError: { sink.fail($0) }
-            )
+            let subscription = completable.subscribe { event in
+                switch event {
+                case .completed: sink.respond(Response(status: .noContent))
+                case .error(let error): sink.fail(error)
+                }
+            }
             sink.onCancel { subscription.dispose() }
         }
     }

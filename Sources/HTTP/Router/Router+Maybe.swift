@@ -7,11 +7,13 @@ extension Router {
     public func on<T: ResponseEncodable>(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request) throws -> Maybe<T>) {
         add(method, path) { request, sink in
             guard let maybe = sink.run({ try handler(request) }) else { return }
-            let subscription = maybe.subscribe(
-                onSuccess: { sink.respond(encoding: $0) },
-                onError: { sink.fail($0) },
-                onCompleted: { sink.fail(HTTPError(.notFound, detail: "No resource at \(request.path).")) }
-            )
+            let subscription = maybe.subscribe { event in
+                switch event {
+                case .success(let value): sink.respond(encoding: value)
+                case .error(let error): sink.fail(error)
+                case .completed: sink.fail(HTTPError(.notFound, detail: "No resource at \(request.path)."))
+                }
+            }
             sink.onCancel { subscription.dispose() }
         }
     }

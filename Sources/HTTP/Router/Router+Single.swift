@@ -7,10 +7,12 @@ extension Router {
     public func on<T: ResponseEncodable>(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request) throws -> Single<T>) {
         add(method, path) { request, sink in
             guard let single = sink.run({ try handler(request) }) else { return }
-            let subscription = single.subscribe(
-                onSuccess: { sink.respond(encoding: $0) },
-                onFailure: { sink.fail($0) }
-            )
+            let subscription = single.subscribe { event in
+                switch event {
+                case .success(let value): sink.respond(encoding: value)
+                case .failure(let error): sink.fail(error)
+                }
+            }
             sink.onCancel { subscription.dispose() }
         }
     }

@@ -27,6 +27,8 @@ public final class Router: Sendable {
     typealias Handler = @Sendable (Request, ResponseSink) -> Void
 
     struct Route: Sendable {
+        /// Position in the router, a cheap key for per-route metrics.
+        let id: Int
         let method: HTTPRequest.Method
         let pattern: RoutePattern
         let handler: Handler
@@ -38,8 +40,9 @@ public final class Router: Sendable {
     public init() {}
 
     func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
-        let route = Route(method: method, pattern: RoutePattern(path), handler: handler)
-        routes.withLock { $0.append(route) }
+        routes.withLock { routes in
+            routes.append(Route(id: routes.count, method: method, pattern: RoutePattern(path), handler: handler))
+        }
     }
 
     /// The routes as they are now, for a server to use.
@@ -60,9 +63,9 @@ struct RouteTable: RequestResponder {
     }
 
     func respond(to request: Request, sink: ResponseSink) {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        let segments = RoutePattern.segments(of: request.path)
         var allowed: [HTTPRequest.Method] = []
-        var headFallback: (Router.Route, Parameters)?
+        var headFallback: (Router.Route, PathParameters)?
         for route in routes {
             guard let parameters = route.pattern.match(segments) else { continue }
             if route.method == request.method {
@@ -93,10 +96,10 @@ struct RouteTable: RequestResponder {
         }
     }
 
-    private func run(_ route: Router.Route, _ parameters: Parameters, _ request: Request, _ sink: ResponseSink) {
+    private func run(_ route: Router.Route, _ parameters: PathParameters, _ request: Request, _ sink: ResponseSink) {
         var request = request
         request.parameters = parameters
-        sink.setRoute(route.pattern.description)
+        sink.setRoute(route.pattern.description, id: route.id)
         route.handler(request, sink)
     }
 }

@@ -12,16 +12,17 @@ import CoreMetrics
 /// Label sets are cached per worker, so the hot path does no factory lookups.
 final class HTTPMetrics {
     private struct RequestKey: Hashable {
-        let route: String
+        let route: Int
         let method: String
         let status: Int
     }
 
     private var counters: [RequestKey: Counter] = [:]
-    private var timers: [String: Timer] = [:]
+    private var timers: [Int: Timer] = [:]
 
-    func recordRequest(route: String, method: String, status: Int, durationNanoseconds: UInt64) {
-        let key = RequestKey(route: route, method: method, status: status)
+    /// `routeID` identifies `route` (cheaper to hash); -1 for unmatched requests.
+    func recordRequest(routeID: Int, route: String, method: String, status: Int, durationNanoseconds: UInt64) {
+        let key = RequestKey(route: routeID, method: method, status: status)
         let counter: Counter
         if let cached = counters[key] {
             counter = cached
@@ -32,11 +33,11 @@ final class HTTPMetrics {
         counter.increment()
 
         let timer: Timer
-        if let cached = timers[route] {
+        if let cached = timers[routeID] {
             timer = cached
         } else {
             timer = Timer(label: "http_request_duration_seconds", dimensions: [("route", route)], preferredDisplayUnit: .seconds)
-            timers[route] = timer
+            timers[routeID] = timer
         }
         timer.recordNanoseconds(Int64(clamping: durationNanoseconds))
     }

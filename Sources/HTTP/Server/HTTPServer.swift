@@ -16,7 +16,7 @@ import Synchronization
 /// Connections are spread round-robin over a pool of serial worker queues,
 /// one per usable core; no thread waits on a socket.
 public final class HTTPServer: Sendable {
-    private let core: ServerCore
+    let core: ServerCore
     private let workers: [Worker]
     private let listener = Mutex<Listener?>(nil)
     private let lifecycleEvents = PublishRelay<LifecycleEvent>()

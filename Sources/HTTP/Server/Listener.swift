@@ -13,6 +13,7 @@ final class Listener: @unchecked Sendable {
     private let queue = DispatchQueue(label: "signalbox.http.accept")
     private var source: DispatchSourceRead?
     private var next = 0
+    private var paused = false
 
     init(core: ServerCore, workers: [Worker]) throws {
         let configuration = core.configuration
@@ -32,6 +33,8 @@ final class Listener: @unchecked Sendable {
     /// Stops accepting; the socket closes once Dispatch lets go of it.
     func stop() {
         queue.sync {
+            if paused { source?.resume() }
+            paused = false
             source?.cancel()
             source = nil
         }
@@ -39,12 +42,32 @@ final class Listener: @unchecked Sendable {
 
     private func acceptPending() {
         for _ in 0..<64 {
-            guard let (connection, remote) = Socket.accept(fd) else { return }
+            let connection: Int32
+            let remote: String
+            switch Socket.accept(fd) {
+            case .accepted(let fd, let address):
+                (connection, remote) = (fd, address)
+            case .none:
+                return
+            case .exhausted(let error):
+                // The pending connection stays queued; pause instead of spinning on it.
+                core.logger.error("accept failed, pausing 100 ms", metadata: ["errno": "\(error)"])
+                source?.suspend()
+                paused = true
+                queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
+                    guard let self, self.paused else { return }
+                    self.paused = false
+                    self.source?.resume()
+                }
+                return
+            }
             if let size = core.configuration.socketSendBufferSize {
                 try? Socket.setOption(connection, SOL_SOCKET, SO_SNDBUF, Int32(clamping: size))
             }
             let limit = core.settings.withLock { $0.maxConnections }
             let rejecting = core.openConnections.load(ordering: .relaxed) >= limit || core.draining.load(ordering: .relaxed)
+            // Counted here, not when the worker takes it, so a burst cannot overshoot the limit.
+            if !rejecting { core.connectionOpened() }
             let worker = workers[next]
             next = (next + 1) % workers.count
             worker.adopt(fd: connection, remote: remote, rejecting: rejecting)

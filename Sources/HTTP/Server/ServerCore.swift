@@ -8,7 +8,7 @@ final class ServerCore: Sendable {
     let logger: Logger
     let gauges = ServerGauges()
     /// Prefix of generated request IDs, random per server.
-    let requestIDPrefix: String
+    let requestIDPrefix: [UInt8]
     let settings: Mutex<ServerSettings>
     let openConnections = Atomic<Int>(0)
     let streamingClients = Atomic<Int>(0)
@@ -20,7 +20,7 @@ final class ServerCore: Sendable {
         self.responder = responder
         self.logger = logger
         self.settings = Mutex(configuration.settings)
-        self.requestIDPrefix = String(UInt32.random(in: .min ... .max), radix: 36) + "-"
+        self.requestIDPrefix = Array((String(UInt32.random(in: .min ... .max), radix: 36) + "-").utf8)
     }
 
     func connectionOpened() {

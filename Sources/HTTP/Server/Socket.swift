@@ -66,21 +66,30 @@ enum Socket {
         return address(of: storage).port
     }
 
-    /// Accepts one pending connection as a non-blocking socket with
-    /// `TCP_NODELAY`; nil when none is pending (or the call failed for a
-    /// reason that concerns only that connection).
-    static func accept(_ listener: Int32) -> (fd: Int32, remote: String)? {
+    enum AcceptResult {
+        case accepted(fd: Int32, remote: String)
+        /// Nothing pending, or a failure that concerns only that connection.
+        case none
+        /// Out of descriptors or memory: retrying at once would spin.
+        case exhausted(errno: Int32)
+    }
+
+    /// Accepts one pending connection as a non-blocking socket with `TCP_NODELAY`.
+    static func accept(_ listener: Int32) -> AcceptResult {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let fd = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
         }
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else {
+            let error = errno
+            return [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error) ? .exhausted(errno: error) : .none
+        }
         // accept4 is not exported to Swift; two fcntl calls per connection are cheap.
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         try? setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-        return (fd, address(of: storage).host)
+        return .accepted(fd: fd, remote: address(of: storage).host)
     }
 
     private static func string(_ cString: [CChar]) -> String {

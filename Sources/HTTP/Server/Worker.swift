@@ -18,6 +18,8 @@ final class Worker: @unchecked Sendable {
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     let dates = DateCache()
     let metrics = HTTPMetrics()
+    /// `Server: <name>\r\n`, encoded once.
+    let serverField: [UInt8]
     /// This worker's copy of the runtime settings (updated by `HTTPServer.apply`).
     private(set) var settings: ServerSettings
     private var connections: [ObjectIdentifier: Connection] = [:]
@@ -28,6 +30,9 @@ final class Worker: @unchecked Sendable {
         self.index = index
         self.core = core
         self.settings = settings
+        var field: [UInt8] = []
+        field.append(field: "Server", value: core.configuration.serverName)
+        serverField = field
         queue = DispatchQueue(label: "signalbox.http.worker.\(index)")
         queue.setSpecific(key: Self.key, value: index)
     }
@@ -80,10 +85,15 @@ final class Worker: @unchecked Sendable {
         }
     }
 
-    /// A request ID unique in this process: a random process prefix, the worker and a counter.
+    /// A request ID unique in this process: a random process prefix, the
+    /// worker and a counter in hex (formatted by hand: this runs per request).
     func nextRequestID() -> String {
         requestCounter &+= 1
-        return core.requestIDPrefix + String(index, radix: 36) + "-" + String(requestCounter, radix: 36)
+        var bytes = core.requestIDPrefix
+        bytes.append(hex: index)
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(hex: Int(truncatingIfNeeded: requestCounter))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Timeouts and heartbeats are checked by one periodic sweep per worker,

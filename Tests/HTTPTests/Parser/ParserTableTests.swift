@@ -327,5 +327,8 @@ let parserTable: [ParserCase] = [
 
     // MARK: Errors after good requests
     .fails("pipelined good request then a bad one", getRoot + "GET / HTTP/1.1\r\nHost : x\r\n\r\n", 400, after: [.init()]),
+    .fails("TLS ClientHello without LF: rejected at its first byte", "\u{16}\u{3}\u{1}\u{2}\u{0}\u{1}\u{0}\u{1}\u{FC}\u{3}\u{3}", 400),
+    .fails("binary junk longer than the request-line limit", "\u{0}" + String(repeating: "a", count: 40), 400, limits: smallLimits),
+    .fails("HTTP/2 connection preface", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505),
     .fails("good request then garbage", getRoot + "\u{16}\u{3}\u{1}\u{0}\u{1}" + crlf, 400, after: [.init()]),
 ]

@@ -5,6 +5,7 @@ import Synchronization
 /// Starts a server on an ephemeral port of 127.0.0.1 for one test.
 func startServer(
     _ router: Router,
+    host: String = "127.0.0.1",
     settings: ServerSettings = ServerSettings(),
     limits: ParserLimits = ParserLimits(),
     lingerTimeout: Duration = .milliseconds(500),
@@ -12,7 +13,7 @@ func startServer(
 ) throws -> HTTPServer {
     var logger = Logger(label: "test.http")
     logger.logLevel = .error
-    let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, workerCount: 2, limits: limits, lingerTimeout: lingerTimeout, socketSendBufferSize: socketSendBufferSize, settings: settings)
+    let configuration = ServerConfiguration(host: host, port: 0, workerCount: 2, limits: limits, lingerTimeout: lingerTimeout, socketSendBufferSize: socketSendBufferSize, settings: settings)
     let server = HTTPServer(configuration: configuration, router: router, logger: logger)
     try server.start()
     return server
