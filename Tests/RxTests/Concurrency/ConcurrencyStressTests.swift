@@ -82,7 +82,7 @@ final class ConcurrencyStressTests: RxTestCase {
         let shared = subject.map { $0 * 2 }.share(replay: 1)
         let steady = SerialityProbe()
         let steadySubscription = shared.subscribe { steady.on($0) }
-        let churnProbes = Mutex<[SerialityProbe]>([])
+        let churnProbes = Locked<[SerialityProbe]>([])
 
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             if thread < 2 {
@@ -223,5 +223,27 @@ final class ConcurrencyStressTests: RxTestCase {
         XCTAssertEqual(probe.overlapCount, 0)
         XCTAssertEqual(probe.nexts, threads * 1_000)
         subscription.dispose()
+    }
+
+    func testDisposablesUnderContention() {
+        let composite = CompositeDisposable()
+        let serial = SerialDisposable()
+        let bag = DisposeBag()
+        let disposed = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0 ..< 2_000 {
+                let item = Disposables.create { disposed.add(1, ordering: .relaxed) }
+                if let key = composite.insert(item) {
+                    composite.remove(for: key)
+                }
+                serial.disposable = Disposables.create { disposed.add(1, ordering: .relaxed) }
+                bag.insert(Disposables.create())
+                _ = composite.count
+            }
+        }
+        composite.dispose()
+        serial.dispose()
+        // Every composite item (removed) and every serial item (replaced, or disposed last) ran once.
+        XCTAssertEqual(disposed.load(ordering: .relaxed), 2 * threads * 2_000)
     }
 }
