@@ -1,7 +1,6 @@
 import DequeModule
 import Foundation
 import Rx
-import Synchronization
 
 /// The change feed: a `Signal` of every change (shared upstream, no replay)
 /// and, beside it, a bounded history that serves `Last-Event-ID` resumes.
@@ -27,7 +26,7 @@ final class ChangeFeed: Sendable {
     }
 
     private let relay = PublishRelay<ChangeEvent>()
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let capacity: Int
     /// Every change, for the server's own subscribers (the lookup cache). Not replayed.
     let changes: Signal<ChangeEvent>
@@ -36,7 +35,7 @@ final class ChangeFeed: Sendable {
     ///   - lastSequence: the id of the latest change already stored (from a previous run).
     ///   - capacity: how many events the history keeps.
     init(lastSequence: Int64, capacity: Int) {
-        state = Mutex(State(lastSequence: lastSequence))
+        state = Locked(State(lastSequence: lastSequence))
         self.capacity = capacity
         changes = relay.asSignal()
     }

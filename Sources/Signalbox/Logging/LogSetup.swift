@@ -18,7 +18,7 @@ public enum LogSetup {
         level.store(UInt8(index), ordering: .relaxed)
     }
 
-    private static let bootstrapped = Mutex(false)
+    private static let bootstrapped = Locked(false)
 
     private static func bootstrapOnce(json: Bool) {
         bootstrapped.withLock { bootstrapped in

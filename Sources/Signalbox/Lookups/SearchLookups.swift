@@ -54,8 +54,8 @@ final class SearchLookups: Sendable {
     }
 
     private let index: SearchIndex
-    private let entries = Mutex<[String: Entry]>([:])
-    private let settings: Mutex<(maxEntries: Int, ttlNanoseconds: UInt64)>
+    private let entries = Locked<[String: Entry]>([:])
+    private let settings: Locked<(maxEntries: Int, ttlNanoseconds: UInt64)>
     private let metrics: ServiceMetrics
     /// Dispatch sources are thread-safe; the type just is not marked Sendable.
     nonisolated(unsafe) private let sweeper: DispatchSourceTimer
@@ -64,7 +64,7 @@ final class SearchLookups: Sendable {
     init(index: SearchIndex, maxEntries: Int, ttl: Double, metrics: ServiceMetrics) {
         self.index = index
         self.metrics = metrics
-        settings = Mutex((maxEntries, UInt64(ttl * 1e9)))
+        settings = Locked((maxEntries, UInt64(ttl * 1e9)))
         sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "signalbox.lookups.sweep"))
         sweeper.schedule(deadline: .now() + 1, repeating: 1)
         sweeper.setEventHandler { [weak self] in self?.evictExpired() }
