@@ -1,0 +1,188 @@
+"""The search page at `/` in a real headless Chromium (Selenium).
+
+Run by scripts/browser-test.sh, which starts the release binary and passes
+SIGNALBOX_URL, SIGNALBOX_API_KEY and SIGNALBOX_ARTIFACTS (screenshots).
+Every wait is a WebDriverWait on a condition of the page, never a sleep.
+"""
+
+import json
+import os
+import re
+import urllib.error
+import urllib.request
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE = os.environ.get("SIGNALBOX_URL", "").rstrip("/")
+KEY = os.environ.get("SIGNALBOX_API_KEY", "")
+ARTIFACTS = os.environ.get("SIGNALBOX_ARTIFACTS", "artifacts/browser")
+WAIT_SECONDS = 10
+
+pytestmark = pytest.mark.skipif(not BASE, reason="SIGNALBOX_URL is not set (run scripts/browser-test.sh)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1280,900", "--lang=en-US", "--force-prefers-reduced-motion"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(service=service, options=options)
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def page(browser):
+    """The browser at the desktop size, its console log emptied."""
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.get_log("browser")
+    return browser
+
+
+def wait(driver, condition, message):
+    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.05).until(lambda d: condition(d), message)
+
+
+def hit_names(driver):
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#results .hit .name')).map(n => n.textContent)")
+
+
+def text_of(driver, element_id):
+    return driver.execute_script("return document.getElementById(arguments[0]).textContent", element_id)
+
+
+def screenshot(driver, name):
+    driver.save_screenshot(os.path.join(ARTIFACTS, f"{name}.png"))
+
+
+def api(method, path, body=None):
+    request = urllib.request.Request(
+        f"{BASE}{path}", method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {KEY}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status
+
+
+def test_partial_accent_free_query_finds_sao_paulo_first_and_the_address_follows(page):
+    page.get(f"{BASE}/")
+    box = page.find_element(By.ID, "q")
+    box.send_keys("sao pa")
+    wait(page, lambda d: hit_names(d)[:1] == ["São Paulo"], "São Paulo is not the first hit")
+    marks = page.execute_script(
+        "return Array.from(document.querySelectorAll('#results .hit:first-child mark')).map(m => m.textContent)")
+    assert marks == ["São", "Pa"]
+    wait(page, lambda d: re.search(r"[?&]q=sao(\+|%20)pa(&|$)", d.current_url), "the address does not follow the query")
+    status = text_of(page, "status")
+    assert re.search(r"\d[\d,]* (city|cities).* \d[\d,]* µs on the server", status), status
+    first = page.find_element(By.CSS_SELECTOR, "#results .hit:first-child .meta").text
+    assert "Brazil (BR)" in first and re.search(r"pop\. \d{1,3}(,\d{3})+", first), first
+    assert box.get_attribute("aria-expanded") == "true"
+    screenshot(page, "desktop-sao-pa")
+    severe = [entry for entry in page.get_log("browser") if entry["level"] == "SEVERE"]
+    assert severe == [], severe  # no CSP violation, no script error
+
+
+def test_a_link_with_q_opens_with_its_results(page):
+    page.get(f"{BASE}/?q=amsterdam")
+    wait(page, lambda d: hit_names(d)[:1] == ["Amsterdam"], "Amsterdam is not the first hit")
+    assert page.find_element(By.ID, "q").get_attribute("value") == "amsterdam"
+
+
+def test_keyboard_moves_the_selection_and_enter_opens_the_city(page):
+    page.get(f"{BASE}/?q=paris")
+    wait(page, lambda d: len(hit_names(d)) >= 3, "fewer than 3 hits for paris")
+    box = page.find_element(By.ID, "q")
+    selected = lambda d: d.execute_script(
+        "return Array.from(document.querySelectorAll('#results [aria-selected=true]')).map(o => o.id)")
+    box.send_keys(Keys.ARROW_DOWN)
+    wait(page, lambda d: selected(d) == ["hit-0"], "ArrowDown does not select the first hit")
+    box.send_keys(Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+    wait(page, lambda d: selected(d) == ["hit-2"], "ArrowDown does not move to the third hit")
+    assert box.get_attribute("aria-activedescendant") == "hit-2"
+    box.send_keys(Keys.ARROW_UP)
+    wait(page, lambda d: selected(d) == ["hit-1"], "ArrowUp does not move back")
+    name = hit_names(page)[1]
+    box.send_keys(Keys.ENTER)
+    wait(page, lambda d: d.find_element(By.ID, "detail").is_displayed()
+         and name in d.find_element(By.CSS_SELECTOR, "#detail h2").text, "Enter does not open the city")
+    assert "Time zone" in page.find_element(By.ID, "detail").text
+    assert page.switch_to.active_element == box  # focus stays in the box
+    screenshot(page, "desktop-keyboard")
+
+
+def test_an_error_shows_inline_and_the_box_keeps_working(page):
+    page.get(f"{BASE}/")
+    box = page.find_element(By.ID, "q")
+    # A paste longer than the server's 512-byte query limit: the server answers 400.
+    page.execute_script(
+        "arguments[0].value = 'x'.repeat(600); arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", box)
+    wait(page, lambda d: "400" in text_of(d, "error"), "the 400 is not shown inline")
+    assert "Search failed" in text_of(page, "error")
+    screenshot(page, "desktop-error")
+    box.clear()
+    box.send_keys("berlin")
+    wait(page, lambda d: hit_names(d)[:1] == ["Berlin"], "the box stopped working after the error")
+    assert text_of(page, "error") == ""
+
+
+def test_a_change_shows_in_the_live_panel_and_in_a_live_query(page):
+    page.get(f"{BASE}/")
+    wait(page, lambda d: text_of(d, "events-state") == "connected", "the /events stream does not connect")
+    box = page.find_element(By.ID, "q")
+    box.send_keys("qwxyzburg")
+    page.find_element(By.ID, "live").click()
+    wait(page, lambda d: "· live" in text_of(d, "status"), "the live query does not start")
+    assert "live=1" in page.current_url
+
+    document = {"name": "Qwxyzburg Signalbox", "alternateNames": ["QSB"], "rank": 123456,
+                "attributes": {"countryCode": "FR", "timezone": "Europe/Paris"}}
+    assert api("PUT", "/documents/browser-1", document) == 204
+    event_of = lambda d, kind: d.execute_script(
+        "return Array.from(document.querySelectorAll('#events .event.' + arguments[0]))"
+        ".filter(e => e.dataset.id === 'browser-1').map(e => e.textContent)", kind)
+    wait(page, lambda d: any("Qwxyzburg Signalbox" in t for t in event_of(d, "upserted")), "no upserted event in the panel")
+    wait(page, lambda d: hit_names(d)[:1] == ["Qwxyzburg Signalbox"], "the live query does not show the new document")
+    marks = page.execute_script(
+        "return Array.from(document.querySelectorAll('#results .hit:first-child mark')).map(m => m.textContent)")
+    assert marks == ["Qwxyzburg"]
+    screenshot(page, "desktop-live")
+
+    assert api("DELETE", "/documents/browser-1") == 204
+    wait(page, lambda d: event_of(d, "deleted"), "no deleted event in the panel")
+    wait(page, lambda d: "Qwxyzburg Signalbox" not in hit_names(d), "the live query still shows the deleted document")
+
+
+def test_the_page_fits_a_narrow_screen(page):
+    page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                         {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    page.get(f"{BASE}/?q=sao+pa")
+    wait(page, lambda d: hit_names(d)[:1] == ["São Paulo"], "no results on the narrow screen")
+    assert page.execute_script("return window.innerWidth") == 390
+    overflow = page.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
+    screenshot(page, "narrow-390-sao-pa")
+
+
+def test_assets_carry_types_cache_headers_and_a_strict_policy():
+    for path, kind in (("/", "text/html"), ("/assets/app.js", "text/javascript"), ("/assets/style.css", "text/css")):
+        with urllib.request.urlopen(f"{BASE}{path}", timeout=10) as response:
+            assert response.headers["Content-Type"].startswith(kind), path
+            assert response.headers["Cache-Control"] == "no-cache", path
+            assert "default-src 'none'" in response.headers["Content-Security-Policy"], path
+            etag = response.headers["ETag"]
+        request = urllib.request.Request(f"{BASE}{path}", headers={"If-None-Match": etag})
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(request, timeout=10)
+        assert answer.value.code == 304, path
