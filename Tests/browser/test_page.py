@@ -162,6 +162,7 @@ def test_a_change_shows_in_the_live_panel_and_in_a_live_query(page):
     assert api("DELETE", "/documents/browser-1") == 204
     wait(page, lambda d: event_of(d, "deleted"), "no deleted event in the panel")
     wait(page, lambda d: "Qwxyzburg Signalbox" not in hit_names(d), "the live query still shows the deleted document")
+    screenshot(page, "desktop-live-deleted")
 
 
 def test_the_page_fits_a_narrow_screen(page):
@@ -173,6 +174,8 @@ def test_the_page_fits_a_narrow_screen(page):
     overflow = page.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
     screenshot(page, "narrow-390-sao-pa")
+    page.execute_script("document.querySelector('.events').scrollIntoView()")
+    screenshot(page, "narrow-390-changes")
 
 
 def test_assets_carry_types_cache_headers_and_a_strict_policy():
