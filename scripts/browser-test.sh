@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PIP_DISABLE_PIP_VERSION_CHECK=1
+# Selenium must not try to download anything: the test names the driver and the browser.
+export SE_OFFLINE=true
 
 need_apt=()
 for pkg in chromium chromium-driver curl; do

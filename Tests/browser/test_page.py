@@ -165,6 +165,20 @@ def test_a_change_shows_in_the_live_panel_and_in_a_live_query(page):
     screenshot(page, "desktop-live-deleted")
 
 
+def test_highlights_count_code_points_not_utf16_units(page):
+    # Two letters outside the BMP (two UTF-16 units each) before the match.
+    document = {"name": "\U00010330\U00010331 Qwxyzton", "rank": 5, "attributes": {"countryCode": "IS"}}
+    assert api("PUT", "/documents/browser-astral", document) == 204
+    try:
+        page.get(f"{BASE}/?q=qwxyzt")
+        wait(page, lambda d: hit_names(d)[:1] == [document["name"]], "the astral-named document is not found")
+        marks = page.execute_script(
+            "return Array.from(document.querySelectorAll('#results .hit:first-child mark')).map(m => m.textContent)")
+        assert marks == ["Qwxyzt"]
+    finally:
+        api("DELETE", "/documents/browser-astral")
+
+
 def test_the_page_fits_a_narrow_screen(page):
     page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                          {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})

@@ -319,13 +319,11 @@
       if (opened > 1) note(`Reconnected${lastEventID ? `, resuming after #${lastEventID}` : ""}.`, "reconnect");
     });
     source.addEventListener("error", () => {
-      if (source.readyState === EventSource.CLOSED) {
-        setEventsState("closed");
-        note("The change feed closed.", "reconnect");
-      } else {
-        setEventsState("reconnecting");
-        note("Connection lost, reconnecting…", "reconnect");
-      }
+      // Each failed retry fires again: note only the change of state.
+      const state = source.readyState === EventSource.CLOSED ? "closed" : "reconnecting";
+      if (eventsState.dataset.state === state) return;
+      setEventsState(state);
+      note(state === "closed" ? "The change feed closed." : "Connection lost, reconnecting…", "reconnect");
     });
     for (const kind of ["document.upserted", "document.deleted"]) {
       source.addEventListener(kind, (event) => change(kind, event));
