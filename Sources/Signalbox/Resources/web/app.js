@@ -128,6 +128,13 @@
   // ---- the views: one outcome drives the list, the count and the error.
   let hits = [];
   let active = -1;
+  const knownNames = new Map(); // document id → name, from hits and change events, to name deletions
+  const NAMES_KEPT = 1000;
+  function remember(id, name) {
+    knownNames.delete(id);
+    knownNames.set(id, name);
+    if (knownNames.size > NAMES_KEPT) knownNames.delete(knownNames.keys().next().value);
+  }
 
   function show(outcome) {
     delete statusLine.dataset.busy;
@@ -164,6 +171,7 @@
     item.setAttribute("role", "option");
     item.setAttribute("aria-selected", "false");
     item.dataset.id = hit.id;
+    remember(hit.id, hit.name);
 
     const name = document.createElement("span");
     name.className = "name";
@@ -353,12 +361,15 @@
     const what = document.createElement("span");
     what.className = "event-kind";
     what.textContent = kind === "document.deleted" ? "deleted" : "upserted";
+    // A deletion carries only the id: name it from what this page has seen.
+    if (body.id && body.document && body.document.name) remember(body.id, body.document.name);
+    const known = body.id ? knownNames.get(body.id) : undefined;
     const name = document.createElement("span");
     name.className = "event-name";
-    name.textContent = body.document && body.document.name ? body.document.name : body.id || "";
+    name.textContent = known || body.id || "";
     const docID = document.createElement("span");
     docID.className = "event-doc";
-    docID.textContent = body.id ? `(${body.id})` : "";
+    docID.textContent = known && body.id ? `(${body.id})` : "";
     item.append(id, what, name, docID);
     append(item);
   }
