@@ -298,6 +298,7 @@
     }
     detail.replaceChildren(heading, rows);
     detail.hidden = false;
+    detail.scrollIntoView({ block: "nearest" });
   }
 
   // ---- the address follows the query (and the live switch); a link opens with its results.
