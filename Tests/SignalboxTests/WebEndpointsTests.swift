@@ -24,7 +24,9 @@ import Testing
             ("/", "text/html; charset=utf-8", #"<script src="/assets/app.js" defer></script>"#),
             ("/assets/app.js", "text/javascript; charset=utf-8", #""use strict";"#),
             ("/assets/style.css", "text/css; charset=utf-8", ":root {"),
+            ("/assets/icon.svg", "image/svg+xml", "<svg"),
         ]
+        #expect(expected.map(\.0) == WebEndpoints.routes.map(\.path))
         for (path, contentType, excerpt) in expected {
             let (data, response) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             let http = try #require(response as? HTTPURLResponse)
