@@ -94,6 +94,33 @@ def test_partial_accent_free_query_finds_sao_paulo_first_and_the_address_follows
     assert severe == [], severe  # no CSP violation, no script error
 
 
+SLOW_FIRST_FETCH = """
+window.requests = [];
+const realFetch = window.fetch;
+window.fetch = (url, options) => {
+  const entry = {url: String(url), aborted: false, settled: false};
+  window.requests.push(entry);
+  options.signal.addEventListener('abort', () => { entry.aborted = true; });
+  const delay = window.requests.length === 1 ? 1500 : 0;
+  return new Promise((resolve, reject) => setTimeout(() => realFetch(url, options).then(resolve, reject), delay))
+    .finally(() => { entry.settled = true; });
+};
+"""
+
+
+def test_the_latest_query_wins_and_the_stale_request_is_cancelled(page):
+    page.get(f"{BASE}/")
+    page.execute_script(SLOW_FIRST_FETCH)  # the first request (for "a") answers late
+    page.find_element(By.ID, "q").send_keys("amsterdam")
+    wait(page, lambda d: hit_names(d)[:1] == ["Amsterdam"], "Amsterdam is not the first hit")
+    requests = lambda d: d.execute_script("return window.requests")
+    wait(page, lambda d: requests(d)[0]["settled"], "the slow first request never settles")
+    first = requests(page)[0]
+    assert "q=a&" in first["url"] and first["aborted"], first
+    assert len(requests(page)) < len("amsterdam"), "keystrokes are not throttled"
+    assert hit_names(page)[:1] == ["Amsterdam"], "a stale answer replaced the latest one"
+
+
 def test_a_link_with_q_opens_with_its_results(page):
     page.get(f"{BASE}/?q=amsterdam")
     wait(page, lambda d: hit_names(d)[:1] == ["Amsterdam"], "Amsterdam is not the first hit")
