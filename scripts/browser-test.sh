@@ -25,6 +25,8 @@ binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/signalbo
 work="$(mktemp -d "${TMPDIR:-/tmp}/signalbox-browser-XXXXXX")"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 key="browser-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')"
+# A short event history, so the test can miss more than is kept and see a reset.
+export SIGNALBOX_EVENTS_HISTORY=4
 SIGNALBOX_API_KEY="$key" SIGNALBOX_STORE="$work/store.sqlite" \
     "$binary" --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 </dev/null &
 server=$!

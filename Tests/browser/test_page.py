@@ -8,6 +8,8 @@ Every wait is a WebDriverWait on a condition of the page, never a sleep.
 import json
 import os
 import re
+import socket
+import threading
 import urllib.error
 import urllib.request
 
@@ -190,6 +192,135 @@ def test_a_change_shows_in_the_live_panel_and_in_a_live_query(page):
     wait(page, lambda d: event_of(d, "deleted"), "no deleted event in the panel")
     wait(page, lambda d: "Qwxyzburg Signalbox" not in hit_names(d), "the live query still shows the deleted document")
     screenshot(page, "desktop-live-deleted")
+
+
+class DroppableRelay:
+    """A TCP relay in front of the server whose connections the test can cut.
+
+    Cutting closes every open connection (the page's event stream among them)
+    and turns new ones away until restored, as a lost network would.
+    """
+
+    def __init__(self, base):
+        host, port = base.split("//", 1)[1].split(":")
+        self.target = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.lock = threading.Lock()
+        self.open = set()
+        self.refusing = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            with self.lock:
+                refusing = self.refusing
+            if refusing:
+                client.close()
+                continue
+            upstream = socket.create_connection(self.target)
+            with self.lock:
+                self.open |= {client, upstream}
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    def _pipe(self, source, sink):
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                self._drop(end)
+
+    def _drop(self, end):
+        with self.lock:
+            self.open.discard(end)
+        try:
+            end.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        end.close()
+
+    def cut(self):
+        with self.lock:
+            self.refusing = True
+            ends = list(self.open)
+        for end in ends:
+            self._drop(end)
+
+    def restore(self):
+        with self.lock:
+            self.refusing = False
+
+    def close(self):
+        self.listener.close()
+        self.cut()
+
+
+@pytest.fixture
+def relay():
+    relay = DroppableRelay(BASE)
+    yield relay
+    relay.close()
+
+
+def panel_ids(driver):
+    return driver.execute_script("return Array.from(document.querySelectorAll('#events .event')).map(e => e.dataset.id)")
+
+
+def put_city(doc_id, name):
+    assert api("PUT", f"/documents/{doc_id}", {"name": name, "rank": 1, "attributes": {"countryCode": "NO"}}) == 204
+
+
+def test_the_changes_panel_resumes_after_a_lost_connection(page, relay):
+    page.get(f"{relay.url}/")
+    wait(page, lambda d: text_of(d, "events-state") == "connected", "the /events stream does not connect")
+    put_city("browser-r1", "Resumeville One")  # an event, so EventSource has a Last-Event-ID to send
+    wait(page, lambda d: "browser-r1" in panel_ids(d), "the first change does not arrive")
+    try:
+        relay.cut()
+        wait(page, lambda d: text_of(d, "events-state") == "reconnecting", "the lost connection is not shown")
+        put_city("browser-r2", "Resumeville Two")  # happens while the page is away
+    finally:
+        relay.restore()
+    # EventSource reconnects by itself (a few seconds) and sends Last-Event-ID.
+    WebDriverWait(page, 20, poll_frequency=0.1).until(
+        lambda d: "browser-r2" in panel_ids(d), "the change missed while away is not replayed")
+    notes = page.execute_script("return Array.from(document.querySelectorAll('#events .note')).map(e => e.textContent)")
+    assert any("Reconnected, resuming after #" in note for note in notes), notes
+    assert text_of(page, "events-state") == "connected"
+    screenshot(page, "desktop-reconnected")
+    for doc_id in ("browser-r1", "browser-r2"):
+        api("DELETE", f"/documents/{doc_id}")
+
+
+def test_the_changes_panel_shows_a_reset_when_the_missed_changes_are_gone(page, relay):
+    # The runner keeps only a few events (SIGNALBOX_EVENTS_HISTORY), so missing more asks for a reset.
+    history = int(os.environ.get("SIGNALBOX_EVENTS_HISTORY", "4"))
+    page.get(f"{relay.url}/")
+    wait(page, lambda d: text_of(d, "events-state") == "connected", "the /events stream does not connect")
+    put_city("browser-s0", "Resetburg")
+    wait(page, lambda d: "browser-s0" in panel_ids(d), "the first change does not arrive")
+    ids = [f"browser-s{n}" for n in range(1, history + 2)]
+    try:
+        relay.cut()
+        wait(page, lambda d: text_of(d, "events-state") == "reconnecting", "the lost connection is not shown")
+        for doc_id in ids:
+            put_city(doc_id, "Resetburg")
+    finally:
+        relay.restore()
+    WebDriverWait(page, 20, poll_frequency=0.1).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#events .note.reset"), "no reset is shown")
+    assert not set(ids) & set(panel_ids(page)), "a reset should not come with the missed events"
+    screenshot(page, "desktop-reset")
+    for doc_id in ["browser-s0", *ids]:
+        api("DELETE", f"/documents/{doc_id}")
 
 
 def test_highlights_count_code_points_not_utf16_units(page):

@@ -339,8 +339,9 @@
     }
     source.addEventListener("reset", (event) => {
       lastEventID = event.lastEventId || lastEventID;
-      note("Reset: the changes you missed are no longer kept; results reloaded.", "reset");
-      if (input.value.trim()) runQuery(input.value, { force: true });
+      const reload = input.value.trim() !== "";
+      note(`Reset: the changes you missed are no longer kept${reload ? "; results reloaded" : ""}.`, "reset");
+      if (reload) runQuery(input.value, { force: true });
     });
   }
 
