@@ -47,7 +47,7 @@ fi
 mkdir -p artifacts/browser
 status=0
 SIGNALBOX_URL="$base" SIGNALBOX_API_KEY="$key" SIGNALBOX_ARTIFACTS="artifacts/browser" \
-    python3 -m pytest -q -p no:cacheprovider Tests/browser </dev/null || status=$?
+    python3 -m pytest -q -p no:cacheprovider --durations=5 Tests/browser </dev/null || status=$?
 if [ "$status" -ne 0 ]; then
     echo "== server log (last 40 lines)" >&2
     tail -n 40 "$work/server.log" >&2

@@ -323,6 +323,19 @@ def test_the_changes_panel_shows_a_reset_when_the_missed_changes_are_gone(page, 
         api("DELETE", f"/documents/{doc_id}")
 
 
+def test_leaving_the_page_releases_its_streams(page):
+    # A browser opens at most six connections to one server. Pages kept in the
+    # back/forward cache must not hold their event streams, or the next pages stall.
+    page.set_page_load_timeout(WAIT_SECONDS)
+    try:
+        for _ in range(8):  # two streams each (/events and the live query)
+            page.get(f"{BASE}/?q=oslo&live=1")
+            wait(page, lambda d: text_of(d, "events-state") == "connected" and "· live" in text_of(d, "status"),
+                 "the streams do not connect")
+    finally:
+        page.set_page_load_timeout(300)
+
+
 def test_highlights_count_code_points_not_utf16_units(page):
     # Two letters outside the BMP (two UTF-16 units each) before the match.
     document = {"name": "\U00010330\U00010331 Qwxyzton", "rank": 5, "attributes": {"countryCode": "IS"}}

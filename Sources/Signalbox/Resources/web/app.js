@@ -320,8 +320,11 @@
   let opened = 0;
   let lastEventID = null;
 
+  let eventsSource = null;
+
   function connectEvents() {
     const source = new EventSource("/events");
+    eventsSource = source;
     source.addEventListener("open", () => {
       opened += 1;
       setEventsState("connected");
@@ -392,6 +395,19 @@
     eventList.prepend(item);
     while (eventList.children.length > EVENTS_KEPT) eventList.lastElementChild.remove();
   }
+
+  // A page left open in the back/forward cache would keep its streams, and
+  // the browser allows only six connections to one server: close them on the
+  // way out, reopen them on the way back.
+  window.addEventListener("pagehide", () => {
+    cancelInFlight();
+    if (eventsSource) { eventsSource.close(); eventsSource = null; }
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    connectEvents();
+    runQuery(input.value, { force: true });
+  });
 
   // ---- start: the address's query, at once.
   const start = new URLSearchParams(location.search);
