@@ -328,8 +328,10 @@ def test_leaving_the_page_releases_its_streams(page):
     # back/forward cache must not hold their event streams, or the next pages stall.
     page.set_page_load_timeout(WAIT_SECONDS)
     try:
-        for _ in range(8):  # two streams each (/events and the live query)
-            page.get(f"{BASE}/?q=oslo&live=1")
+        # Eight different addresses (one address again would replace its history entry,
+        # and nothing would be cached), with two streams each: /events and the live query.
+        for city in ("oslo", "lima", "rome", "kyiv", "baku", "doha", "riga", "bern"):
+            page.get(f"{BASE}/?q={city}&live=1")
             wait(page, lambda d: text_of(d, "events-state") == "connected" and "· live" in text_of(d, "status"),
                  "the streams do not connect")
     finally:
