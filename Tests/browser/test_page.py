@@ -47,6 +47,7 @@ def browser():
 def page(browser):
     """The browser at the desktop size, its console log emptied."""
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     browser.get_log("browser")
     return browser
 
@@ -363,6 +364,16 @@ def test_the_page_fits_a_narrow_screen(page):
     screenshot(page, "narrow-390-sao-pa")
     page.execute_script("document.querySelector('.events').scrollIntoView()")
     screenshot(page, "narrow-390-changes")
+
+
+def test_a_dark_color_scheme_is_followed(page):
+    page.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                         {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    page.get(f"{BASE}/?q=sao+pa")
+    wait(page, lambda d: hit_names(d)[:1] == ["São Paulo"], "no results in the dark scheme")
+    background = page.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(17, 20, 24)", background
+    screenshot(page, "desktop-dark-sao-pa")
 
 
 def test_assets_carry_types_cache_headers_and_a_strict_policy():
