@@ -65,6 +65,7 @@ public final class SignalboxService: Sendable {
             return WriteAuthorization(apiKey: current.apiKey, allowUnauthenticated: current.allowUnauthenticatedWrites)
         }.register(on: router)
         EventEndpoints(feed: feed).register(on: router)
+        WebEndpoints().register(on: router)
         server = HTTPServer(configuration: settings.serverConfiguration, router: router, logger: logger)
     }
 

@@ -1,0 +1,419 @@
+// The RxSwift documents' search box, in plain JavaScript:
+//
+//   query.throttle(.milliseconds(200), latest: true)
+//        .distinctUntilChanged()
+//        .flatMapLatest { fetch($0).asDriver(onErrorJustReturn: failure) }
+//        .drive(results, count)
+//
+// Each step below names the operator it stands for. Every text we insert goes
+// through textContent or a text node, never innerHTML.
+"use strict";
+
+(() => {
+  const THROTTLE_MS = 200;
+  const LIMIT = 10;
+  const EVENTS_KEPT = 50;
+
+  const $ = (id) => document.getElementById(id);
+  const form = $("search-form");
+  const input = $("q");
+  const liveSwitch = $("live");
+  const statusLine = $("status");
+  const errorLine = $("error");
+  const list = $("results");
+  const detail = $("detail");
+  const eventList = $("events");
+  const eventsState = $("events-state");
+
+  const numbers = new Intl.NumberFormat("en");
+  const regions = typeof Intl.DisplayNames === "function" ? new Intl.DisplayNames(["en"], { type: "region" }) : null;
+
+  // ---- throttle(_, latest: true): the first value goes at once, the newest
+  // of each window at its end; values in between are dropped.
+  function throttle(ms, next) {
+    let timer = null;
+    let pending = null;
+    const tick = () => {
+      if (pending === null) { timer = null; return; }
+      const value = pending;
+      pending = null;
+      next(value);
+      timer = setTimeout(tick, ms);
+    };
+    return (value) => {
+      if (timer === null) { next(value); timer = setTimeout(tick, ms); }
+      else pending = value;
+    };
+  }
+
+  // ---- distinctUntilChanged, then flatMapLatest: a new query cancels the
+  // request (or live stream) in flight, so only the latest one can answer.
+  let lastQuery = null;
+  let inFlight = null;   // AbortController of the running fetch
+  let liveSource = null; // EventSource of the running live query
+
+  function runQuery(query, { force = false } = {}) {
+    const key = `${liveSwitch.checked ? "live" : "once"}:${query}`;
+    if (!force && key === lastQuery) return;
+    lastQuery = key;
+    followInAddress(query);
+    cancelInFlight();
+    if (query.trim() === "") { show({ cleared: true }); return; }
+    if (liveSwitch.checked) startLive(query);
+    else fetchOnce(query);
+  }
+
+  function cancelInFlight() {
+    if (inFlight) { inFlight.abort(); inFlight = null; }
+    if (liveSource) { liveSource.close(); liveSource = null; }
+  }
+
+  const searchURL = (path, query) =>
+    `${path}?${new URLSearchParams({ q: query, limit: String(LIMIT) })}`;
+
+  function fetchOnce(query) {
+    const controller = new AbortController();
+    inFlight = controller;
+    statusLine.dataset.busy = "true";
+    fetch(searchURL("/search", query), { signal: controller.signal, headers: { Accept: "application/json" } })
+      .then(async (response) => {
+        if (!response.ok) throw await problem(response);
+        return response.json();
+      })
+      // asDriver(onErrorJustReturn:): an error becomes a value the view shows;
+      // the box stays subscribed and the next keystroke searches again.
+      .then((body) => ({ result: body }), (error) => ({ error }))
+      .then((outcome) => {
+        if (controller !== inFlight) return; // a newer query won
+        inFlight = null;
+        if (outcome.error && outcome.error.name === "AbortError") return;
+        show(outcome);
+      });
+  }
+
+  async function problem(response) {
+    let detailText = "";
+    try {
+      const body = await response.json();
+      detailText = body.detail || body.title || "";
+    } catch (_) { /* not a problem body */ }
+    const error = new Error(`${response.status} ${response.statusText || "error"}${detailText ? ": " + detailText : ""}`);
+    error.status = response.status;
+    return error;
+  }
+
+  // A live query: /search/live is a Driver over SSE — the current result at
+  // once, then a new one whenever a change alters it.
+  function startLive(query) {
+    const source = new EventSource(searchURL("/search/live", query));
+    liveSource = source;
+    statusLine.dataset.busy = "true";
+    source.addEventListener("result", (event) => {
+      if (source !== liveSource) return;
+      try { show({ result: JSON.parse(event.data), live: true }); }
+      catch (error) { show({ error }); }
+    });
+    source.addEventListener("error", () => {
+      if (source !== liveSource) return;
+      if (source.readyState === EventSource.CLOSED) {
+        // Refused (e.g. 400): EventSource hides the body, so ask once for the problem.
+        liveSource = null;
+        fetchOnce(query);
+      } else {
+        statusLine.textContent = "Live query reconnecting…";
+      }
+    });
+  }
+
+  // ---- the views: one outcome drives the list, the count and the error.
+  let hits = [];
+  let active = -1;
+  const knownNames = new Map(); // document id → name, from hits and change events, to name deletions
+  const NAMES_KEPT = 1000;
+  function remember(id, name) {
+    knownNames.delete(id);
+    knownNames.set(id, name);
+    if (knownNames.size > NAMES_KEPT) knownNames.delete(knownNames.keys().next().value);
+  }
+
+  function show(outcome) {
+    delete statusLine.dataset.busy;
+    if (outcome.error) {
+      errorLine.textContent = `Search failed — ${outcome.error.message}`;
+      statusLine.textContent = "";
+      render([]);
+      return;
+    }
+    errorLine.textContent = "";
+    if (outcome.cleared) { statusLine.textContent = ""; render([]); return; }
+    const { result } = outcome;
+    const shown = result.hits.length;
+    const count = result.total === 0 ? "No cities found"
+      : `${numbers.format(result.total)} ${result.total === 1 ? "city" : "cities"}${shown < result.total ? `, best ${shown} shown` : ""}`;
+    statusLine.textContent = `${count} · ${numbers.format(result.took_us)} µs on the server${outcome.live ? " · live" : ""}`;
+    statusLine.dataset.took = String(result.took_us);
+    render(result.hits);
+  }
+
+  function render(newHits) {
+    const selectedID = active >= 0 && hits[active] ? hits[active].id : null;
+    hits = newHits;
+    list.replaceChildren(...hits.map(option));
+    input.setAttribute("aria-expanded", hits.length > 0 ? "true" : "false");
+    // Keep the selection on the same city when a live update reorders the list.
+    setActive(selectedID === null ? -1 : hits.findIndex((hit) => hit.id === selectedID));
+  }
+
+  function option(hit, index) {
+    const item = document.createElement("li");
+    item.id = `hit-${index}`;
+    item.className = "hit";
+    item.setAttribute("role", "option");
+    item.setAttribute("aria-selected", "false");
+    item.dataset.id = hit.id;
+    remember(hit.id, hit.name);
+
+    const name = document.createElement("span");
+    name.className = "name";
+    name.append(...highlighted(hit.name, hit.highlight));
+
+    const meta = document.createElement("span");
+    meta.className = "meta";
+    const code = hit.attributes && hit.attributes.countryCode;
+    const country = document.createElement("span");
+    country.className = "country";
+    country.textContent = code ? `${regionName(code)} (${code})` : "";
+    const population = document.createElement("span");
+    population.className = "population";
+    population.textContent = `pop. ${numbers.format(hit.rank)}`;
+    meta.append(country, population);
+
+    item.append(name, meta);
+    item.addEventListener("mousedown", (event) => event.preventDefault()); // keep focus in the box
+    item.addEventListener("click", () => { setActive(index); open(index); });
+    return item;
+  }
+
+  function regionName(code) {
+    try { return (regions && regions.of(code)) || code; } catch (_) { return code; }
+  }
+
+  // highlight holds [start, end) ranges in Unicode code points of name.
+  function highlighted(name, ranges) {
+    const chars = Array.from(name);
+    const parts = [];
+    let at = 0;
+    const sorted = (ranges || []).slice().sort((a, b) => a[0] - b[0]);
+    for (const [rawStart, rawEnd] of sorted) {
+      const start = Math.max(at, Math.min(rawStart, chars.length));
+      const end = Math.max(start, Math.min(rawEnd, chars.length));
+      if (start > at) parts.push(document.createTextNode(chars.slice(at, start).join("")));
+      if (end > start) {
+        const mark = document.createElement("mark");
+        mark.textContent = chars.slice(start, end).join("");
+        parts.push(mark);
+      }
+      at = end;
+    }
+    if (at < chars.length) parts.push(document.createTextNode(chars.slice(at).join("")));
+    return parts;
+  }
+
+  // ---- keyboard: the combobox keeps focus, aria-activedescendant names the option.
+  function setActive(index) {
+    active = index;
+    for (const [i, item] of Array.from(list.children).entries()) {
+      item.setAttribute("aria-selected", i === index ? "true" : "false");
+    }
+    if (index >= 0 && list.children[index]) {
+      input.setAttribute("aria-activedescendant", list.children[index].id);
+      list.children[index].scrollIntoView({ block: "nearest" });
+    } else {
+      input.removeAttribute("aria-activedescendant");
+    }
+  }
+
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      if (hits.length === 0) return;
+      event.preventDefault();
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      setActive(active < 0 ? (step > 0 ? 0 : hits.length - 1) : (active + step + hits.length) % hits.length);
+    } else if (event.key === "Enter" && active >= 0) {
+      event.preventDefault();
+      open(active);
+    } else if (event.key === "Escape") {
+      if (active >= 0) { event.preventDefault(); setActive(-1); }
+    }
+  });
+
+  // Enter without a selection searches at once, without waiting for the throttle.
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    runQuery(input.value, { force: true });
+  });
+
+  // Enter on a result: the document itself (GET /documents/{id}, a Maybe: 200 or 404).
+  let detailRequest = null;
+  function open(index) {
+    const hit = hits[index];
+    if (!hit) return;
+    if (detailRequest) detailRequest.abort();
+    const controller = new AbortController();
+    detailRequest = controller;
+    fetch(`/documents/${encodeURIComponent(hit.id)}`, { signal: controller.signal, headers: { Accept: "application/json" } })
+      .then(async (response) => {
+        if (response.status === 404) return null;
+        if (!response.ok) throw await problem(response);
+        return response.json();
+      })
+      .then((document_) => { if (controller === detailRequest) showDetail(hit, document_); },
+        (error) => { if (error.name !== "AbortError" && controller === detailRequest) showDetail(hit, null, error); });
+  }
+
+  function showDetail(hit, doc, error) {
+    const heading = document.createElement("h2");
+    heading.textContent = hit.name;
+    const rows = document.createElement("dl");
+    const row = (term, value) => {
+      if (value === undefined || value === null || value === "") return;
+      const dt = document.createElement("dt");
+      dt.textContent = term;
+      const dd = document.createElement("dd");
+      dd.textContent = String(value);
+      rows.append(dt, dd);
+    };
+    if (doc) {
+      const a = doc.attributes || {};
+      row("Country", a.countryCode ? `${regionName(a.countryCode)} (${a.countryCode})` : "");
+      row("Population", numbers.format(doc.rank));
+      row("Time zone", a.timezone);
+      if (typeof a.latitude === "number" && typeof a.longitude === "number") {
+        row("Position", `${a.latitude.toFixed(4)}, ${a.longitude.toFixed(4)}`);
+      }
+      row("Also known as", (doc.alternateNames || []).slice(0, 12).join(", "));
+      row("Id", doc.id);
+    } else {
+      row("Status", error ? error.message : "This document no longer exists.");
+    }
+    detail.replaceChildren(heading, rows);
+    detail.hidden = false;
+    detail.scrollIntoView({ block: "nearest" });
+  }
+
+  // ---- the address follows the query (and the live switch); a link opens with its results.
+  function followInAddress(query) {
+    const params = new URLSearchParams(location.search);
+    if (query) params.set("q", query); else params.delete("q");
+    if (liveSwitch.checked) params.set("live", "1"); else params.delete("live");
+    const search = params.toString();
+    const url = `${location.pathname}${search ? "?" + search : ""}${location.hash}`;
+    if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, "", url);
+  }
+
+  const typed = throttle(THROTTLE_MS, (query) => runQuery(query));
+  input.addEventListener("input", () => typed(input.value));
+  liveSwitch.addEventListener("change", () => runQuery(input.value, { force: true }));
+
+  // ---- the change feed: /events is a Signal over SSE. EventSource reconnects
+  // by itself and sends Last-Event-ID, so the server replays what we missed.
+  let opened = 0;
+  let lastEventID = null;
+
+  let eventsSource = null;
+
+  function connectEvents() {
+    const source = new EventSource("/events");
+    eventsSource = source;
+    source.addEventListener("open", () => {
+      opened += 1;
+      setEventsState("connected");
+      if (opened > 1) note(`Reconnected${lastEventID ? `, resuming after #${lastEventID}` : ""}.`, "reconnect");
+    });
+    source.addEventListener("error", () => {
+      // Each failed retry fires again: note only the change of state.
+      const state = source.readyState === EventSource.CLOSED ? "closed" : "reconnecting";
+      if (eventsState.dataset.state === state) return;
+      setEventsState(state);
+      note(state === "closed" ? "The change feed closed." : "Connection lost, reconnecting…", "reconnect");
+    });
+    for (const kind of ["document.upserted", "document.deleted"]) {
+      source.addEventListener(kind, (event) => change(kind, event));
+    }
+    source.addEventListener("reset", (event) => {
+      lastEventID = event.lastEventId || lastEventID;
+      const reload = input.value.trim() !== "";
+      note(`Reset: the changes you missed are no longer kept${reload ? "; results reloaded" : ""}.`, "reset");
+      if (reload) runQuery(input.value, { force: true });
+    });
+  }
+
+  function setEventsState(state) {
+    eventsState.textContent = state;
+    eventsState.dataset.state = state;
+  }
+
+  function change(kind, event) {
+    lastEventID = event.lastEventId || lastEventID;
+    let body = {};
+    try { body = JSON.parse(event.data); } catch (_) { /* shown without a body */ }
+    const item = document.createElement("li");
+    item.className = `event ${kind === "document.deleted" ? "deleted" : "upserted"}`;
+    item.dataset.id = body.id || "";
+    const id = document.createElement("span");
+    id.className = "event-id";
+    id.textContent = `#${event.lastEventId}`;
+    const what = document.createElement("span");
+    what.className = "event-kind";
+    what.textContent = kind === "document.deleted" ? "deleted" : "upserted";
+    // A deletion carries only the id: name it from what this page has seen.
+    if (body.id && body.document && body.document.name) remember(body.id, body.document.name);
+    const known = body.id ? knownNames.get(body.id) : undefined;
+    const name = document.createElement("span");
+    name.className = "event-name";
+    name.textContent = known || body.id || "";
+    const docID = document.createElement("span");
+    docID.className = "event-doc";
+    docID.textContent = known && body.id ? `(${body.id})` : "";
+    item.append(id, what, name, docID);
+    append(item);
+  }
+
+  function note(text, kind) {
+    const item = document.createElement("li");
+    item.className = `event note ${kind}`;
+    item.textContent = text;
+    append(item);
+  }
+
+  function append(item) {
+    const time = document.createElement("time");
+    const now = new Date();
+    time.dateTime = now.toISOString();
+    time.textContent = now.toLocaleTimeString("en-GB");
+    item.prepend(time);
+    eventList.prepend(item);
+    while (eventList.children.length > EVENTS_KEPT) eventList.lastElementChild.remove();
+  }
+
+  // A page left open in the back/forward cache would keep its streams, and
+  // the browser allows only six connections to one server: close them on the
+  // way out, reopen them on the way back.
+  window.addEventListener("pagehide", () => {
+    cancelInFlight();
+    if (eventsSource) { eventsSource.close(); eventsSource = null; }
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    connectEvents();
+    runQuery(input.value, { force: true });
+  });
+
+  // ---- start: the address's query, at once.
+  const start = new URLSearchParams(location.search);
+  input.value = start.get("q") || "";
+  liveSwitch.checked = start.get("live") === "1";
+  connectEvents();
+  if (input.value) runQuery(input.value);
+  input.focus();
+})();
