@@ -107,6 +107,10 @@ final class Connection: @unchecked Sendable {
         if reason != "peer closed" {
             core.logger.debug("connection closed", metadata: ["remote": "\(remote)", "reason": "\(reason)"])
         }
+        // Requests that never got their whole answer still get their access-log line.
+        for exchange in exchanges where exchange.head != nil {
+            log(exchange, outcome: reason)
+        }
         close()
     }
 
@@ -446,9 +450,13 @@ final class Connection: @unchecked Sendable {
 
     // MARK: Logging
 
-    private func log(_ exchange: Exchange) {
+    /// The access-log line and metrics of one request; `outcome` says why it
+    /// ended early (its status is then what was sent, or 0 when nothing was).
+    private func log(_ exchange: Exchange, outcome: String? = nil) {
         let duration = Clock.now() &- exchange.started
-        worker.metrics.recordRequest(routeID: exchange.routeID, route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
+        if outcome == nil {
+            worker.metrics.recordRequest(routeID: exchange.routeID, route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
+        }
         core.logger.info("request", metadata: [
             "method": "\(exchange.methodName)",
             "path": "\(exchange.path)",
@@ -456,6 +464,7 @@ final class Connection: @unchecked Sendable {
             "bytes": "\(exchange.bytesSent)",
             "duration_ms": "\(Double(duration / 1000) / 1000)",
             "request_id": "\(exchange.requestID)",
+            "outcome": "\(outcome ?? "complete")",
         ])
     }
 }
