@@ -24,18 +24,7 @@ extension ObservableType {
             disposable = Disposables.create()
         }
 
-        let observer = AnonymousObserver<Element> { event in
-            switch event {
-            case .next(let value):
-                onNext?(value)
-            case .error(let error):
-                onError?(error)
-                disposable.dispose()
-            case .completed:
-                onCompleted?()
-                disposable.dispose()
-            }
-        }
+        let observer = SubscribeObserver<Element>(onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: disposable)
         return Disposables.create(asObservable().subscribe(observer), disposable)
     }
 
@@ -67,4 +56,41 @@ extension ObservableType {
             }
         )
     }
+}
+
+/// The observer of `subscribe(onNext:onError:onCompleted:onDisposed:)`: calls the
+/// handlers directly, and disposes `disposable` (running `onDisposed`) after a terminal event.
+final private class SubscribeObserver<Element>: ObserverBase<Element>, @unchecked Sendable {
+    private let onNextHandler: ((Element) -> Void)?
+    private let onErrorHandler: ((Swift.Error) -> Void)?
+    private let onCompletedHandler: (() -> Void)?
+    private let disposable: Disposable
+
+    init(onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?, disposable: Disposable) {
+        onNextHandler = onNext
+        onErrorHandler = onError
+        onCompletedHandler = onCompleted
+        self.disposable = disposable
+        super.init()
+        Resources.incrementTotal()
+    }
+
+    override func onNextCore(_ element: Element) {
+        onNextHandler?(element)
+    }
+
+    override func onCore(_ event: Event<Element>) {
+        switch event {
+        case .next(let value):
+            onNextHandler?(value)
+        case .error(let error):
+            onErrorHandler?(error)
+            disposable.dispose()
+        case .completed:
+            onCompletedHandler?()
+            disposable.dispose()
+        }
+    }
+
+    deinit { Resources.decrementTotal() }
 }

@@ -3,6 +3,7 @@ import Rx
 /// Events compare equal when their elements are equal, or when both are `completed`,
 /// or when both are errors with the same description (as RxTest does on Linux).
 extension Event: Equatable where Element: Equatable {
+    /// Compares elements with `==`, errors by description.
     public static func == (lhs: Event<Element>, rhs: Event<Element>) -> Bool {
         switch (lhs, rhs) {
         case (.completed, .completed):

@@ -44,10 +44,18 @@ struct Bag<T> {
     var isEmpty: Bool { items.isEmpty }
 }
 
-/// Sends `event` to every observer handler in `observers`.
+/// Sends `event` to every observer in `observers`.
 @inline(__always)
-func dispatch<Element>(_ observers: ContiguousArray<(Event<Element>) -> Void>, _ event: Event<Element>) {
+func dispatch<Element>(_ observers: ContiguousArray<AnyObserver<Element>>, _ event: Event<Element>) {
     for observer in observers {
-        observer(event)
+        observer.on(event)
+    }
+}
+
+/// Sends `element` to every observer in `observers`.
+@inline(__always)
+func dispatchNext<Element>(_ observers: ContiguousArray<AnyObserver<Element>>, _ element: Element) {
+    for observer in observers {
+        observer.onNext(element)
     }
 }

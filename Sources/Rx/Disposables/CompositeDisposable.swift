@@ -1,7 +1,7 @@
-import Synchronization
-
 /// Represents a group of disposable resources that are disposed together.
-public final class CompositeDisposable: Cancelable {
+public final class CompositeDisposable: Cancelable, @unchecked Sendable {
+    // `@unchecked`: `state` is guarded by `lock` (a pthread mutex: ThreadSanitizer
+    // does not see `Synchronization.Mutex` hand-offs under contention on Linux).
     /// Key used to remove a disposable from a composite disposable.
     public struct DisposeKey: Sendable {
         fileprivate let key: BagKey
@@ -12,7 +12,8 @@ public final class CompositeDisposable: Cancelable {
         var disposables: Bag<Disposable>? = Bag()
     }
 
-    private let state = Mutex(State())
+    private let lock = RecursiveLock()
+    private var state = State()
 
     /// Initializes a new instance of composite disposable.
     public init() {
@@ -21,7 +22,7 @@ public final class CompositeDisposable: Cancelable {
 
     /// Initializes a new instance of composite disposable with the specified disposables.
     public init(_ disposable1: Disposable, _ disposable2: Disposable) {
-        state.withLock { state in
+        lock.performLocked {
             _ = state.disposables!.insert(disposable1)
             _ = state.disposables!.insert(disposable2)
         }
@@ -30,7 +31,7 @@ public final class CompositeDisposable: Cancelable {
 
     /// Initializes a new instance of composite disposable with the specified disposables.
     public init(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable) {
-        state.withLock { state in
+        lock.performLocked {
             _ = state.disposables!.insert(disposable1)
             _ = state.disposables!.insert(disposable2)
             _ = state.disposables!.insert(disposable3)
@@ -40,7 +41,7 @@ public final class CompositeDisposable: Cancelable {
 
     /// Initializes a new instance of composite disposable with the specified disposables.
     public init(disposables: [Disposable]) {
-        state.withLock { state in
+        lock.performLocked {
             for disposable in disposables {
                 _ = state.disposables!.insert(disposable)
             }
@@ -51,7 +52,7 @@ public final class CompositeDisposable: Cancelable {
     /// Adds a disposable to the group, or disposes it at once if the group is already disposed.
     /// - returns: Key that can be used to remove the disposable, or `nil` if the group was disposed.
     public func insert(_ disposable: Disposable) -> DisposeKey? {
-        let key: BagKey? = state.withLock { state in
+        let key: BagKey? = lock.performLocked {
             state.disposables?.insert(disposable)
         }
         guard let key else {
@@ -63,12 +64,12 @@ public final class CompositeDisposable: Cancelable {
 
     /// Number of disposables contained in the group.
     public var count: Int {
-        state.withLock { $0.disposables?.count ?? 0 }
+        lock.performLocked { state.disposables?.count ?? 0 }
     }
 
     /// Removes and disposes the disposable identified by `disposeKey`.
     public func remove(for disposeKey: DisposeKey) {
-        let removed: Disposable? = state.withLock { state in
+        let removed: Disposable? = lock.performLocked {
             state.disposables?.removeKey(disposeKey.key)
         }
         removed?.dispose()
@@ -76,12 +77,12 @@ public final class CompositeDisposable: Cancelable {
 
     /// Whether the group was disposed.
     public var isDisposed: Bool {
-        state.withLock { $0.disposables == nil }
+        lock.performLocked { state.disposables == nil }
     }
 
     /// Disposes all disposables in the group and removes them from the group.
     public func dispose() {
-        let disposables: Bag<Disposable>? = state.withLock { state in
+        let disposables: Bag<Disposable>? = lock.performLocked {
             let current = state.disposables
             state.disposables = nil
             return current

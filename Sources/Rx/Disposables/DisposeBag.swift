@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Disposable {
     /// Adds `self` to `bag`.
     public func disposed(by bag: DisposeBag) {
@@ -11,13 +9,16 @@ extension Disposable {
 ///
 /// Inserting into a bag that was already disposed disposes the item at once.
 /// To dispose everything early, replace the bag with a new one.
-public final class DisposeBag: Sendable {
+public final class DisposeBag: @unchecked Sendable {
+    // `@unchecked`: `state` is guarded by `lock` (a pthread mutex: ThreadSanitizer
+    // does not see `Synchronization.Mutex` hand-offs under contention on Linux).
     private struct State {
         var disposables: [Disposable] = []
         var isDisposed = false
     }
 
-    private let state = Mutex(State())
+    private let lock = RecursiveLock()
+    private var state = State()
 
     /// Constructs a new, empty bag.
     public init() {
@@ -26,7 +27,7 @@ public final class DisposeBag: Sendable {
 
     /// Adds `disposable` to be disposed when the bag is released.
     public func insert(_ disposable: Disposable) {
-        let disposeNow = state.withLock { state in
+        let disposeNow = lock.performLocked {
             if state.isDisposed { return true }
             state.disposables.append(disposable)
             return false
@@ -44,7 +45,7 @@ public final class DisposeBag: Sendable {
     }
 
     private func dispose() {
-        let disposables = state.withLock { state in
+        let disposables = lock.performLocked {
             let disposables = state.disposables
             state.disposables.removeAll(keepingCapacity: false)
             state.isDisposed = true

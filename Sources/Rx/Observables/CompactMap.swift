@@ -15,17 +15,21 @@ final private class CompactMapSink<SourceType, Observer: ObserverType>: Sink<Obs
         super.init(observer: observer, cancel: cancel)
     }
 
+    func onNext(_ element: SourceType) {
+        do {
+            if let mappedElement = try transform(element) {
+                forwardNext(mappedElement)
+            }
+        } catch let e {
+            forwardOn(.error(e))
+            dispose()
+        }
+    }
+
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):
-            do {
-                if let mappedElement = try transform(element) {
-                    forwardOn(.next(mappedElement))
-                }
-            } catch let e {
-                forwardOn(.error(e))
-                dispose()
-            }
+            onNext(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()

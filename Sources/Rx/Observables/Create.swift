@@ -16,6 +16,11 @@ final private class AnonymousObservableSink<Observer: ObserverType>: Sink<Observ
 
     private let isStopped = Atomic<Bool>(false)
 
+    func onNext(_ element: Element) {
+        if isStopped.load(ordering: .relaxed) { return }
+        forwardNext(element)
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next:

@@ -16,17 +16,21 @@ final private class FilterSink<Observer: ObserverType>: Sink<Observer>, Observer
         super.init(observer: observer, cancel: cancel)
     }
 
+    func onNext(_ value: Element) {
+        do {
+            if try predicate(value) {
+                forwardNext(value)
+            }
+        } catch let e {
+            forwardOn(.error(e))
+            dispose()
+        }
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let value):
-            do {
-                if try predicate(value) {
-                    forwardOn(.next(value))
-                }
-            } catch let e {
-                forwardOn(.error(e))
-                dispose()
-            }
+            onNext(value)
         case .completed, .error:
             forwardOn(event)
             dispose()

@@ -17,16 +17,20 @@ final private class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>,
         super.init(observer: observer, cancel: cancel)
     }
 
+    func onNext(_ element: SourceType) {
+        do {
+            let mappedElement = try transform(element)
+            forwardNext(mappedElement)
+        } catch let e {
+            forwardOn(.error(e))
+            dispose()
+        }
+    }
+
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):
-            do {
-                let mappedElement = try transform(element)
-                forwardOn(.next(mappedElement))
-            } catch let e {
-                forwardOn(.error(e))
-                dispose()
-            }
+            onNext(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()

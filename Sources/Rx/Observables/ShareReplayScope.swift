@@ -36,7 +36,7 @@ extension ObservableType {
 /// One connection to the source with its own replay buffer and observers.
 private final class ShareWhileConnectedConnection<Element>: ObserverType, SynchronizedUnsubscribeType, @unchecked Sendable {
     // `@unchecked`: state is guarded by the parent's `lock`, which this connection shares.
-    typealias Observers = Bag<(Event<Element>) -> Void>
+    typealias Observers = Bag<AnyObserver<Element>>
     typealias Parent = ShareWhileConnected<Element>
 
     private let parent: Parent
@@ -63,7 +63,7 @@ private final class ShareWhileConnectedConnection<Element>: ObserverType, Synchr
                 if buffer.count == parent.replay { _ = buffer.dequeue() }
                 buffer.enqueue(element)
             }
-            dispatch(observers.items, event)
+            dispatchNext(observers.items, element)
         case .error, .completed:
             let current = observers
             synchronized_dispose()
@@ -80,7 +80,7 @@ private final class ShareWhileConnectedConnection<Element>: ObserverType, Synchr
         for element in buffer.elements {
             observer.on(.next(element))
         }
-        let disposeKey = observers.insert(observer.on)
+        let disposeKey = observers.insert(AnyObserver(observer))
         return SubscriptionDisposable(owner: self, key: disposeKey)
     }
 

@@ -21,6 +21,13 @@ class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
         observer.on(event)
     }
 
+    /// `forwardOn(.next(element))` without building an `Event`.
+    @inline(__always)
+    final func forwardNext(_ element: Observer.Element) {
+        if disposed.load(ordering: .relaxed) { return }
+        observer.onNext(element)
+    }
+
     final func forwarder() -> SinkForward<Observer> {
         SinkForward(forward: self)
     }

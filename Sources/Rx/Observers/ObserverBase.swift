@@ -18,8 +18,19 @@ class ObserverBase<Element>: Disposable, ObserverType, @unchecked Sendable {
         }
     }
 
+    func onNext(_ element: Element) {
+        if !isStopped.load(ordering: .relaxed) {
+            onNextCore(element)
+        }
+    }
+
     func onCore(_ event: Event<Element>) {
         rxAbstractMethod()
+    }
+
+    /// Delivers an element; defaults to `onCore(.next(element))`.
+    func onNextCore(_ element: Element) {
+        onCore(.next(element))
     }
 
     func dispose() {

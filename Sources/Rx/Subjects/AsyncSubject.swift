@@ -4,9 +4,10 @@
 /// If the source terminates with an error, the AsyncSubject emits only that error.
 public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, SynchronizedUnsubscribeType, @unchecked Sendable {
     // `@unchecked`: all mutable state is guarded by `lock`.
+    /// The observer type of the subject (the subject itself).
     public typealias SubjectObserverType = AsyncSubject<Element>
 
-    typealias Observers = Bag<(Event<Element>) -> Void>
+    typealias Observers = Bag<AnyObserver<Element>>
 
     private let lock = RecursiveLock()
     private var observers = Observers()
@@ -68,7 +69,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
                 }
                 return Disposables.create()
             }
-            let key = observers.insert(observer.on)
+            let key = observers.insert(AnyObserver(observer))
             return SubscriptionDisposable(owner: self, key: key)
         }
     }

@@ -4,9 +4,10 @@
 /// Delivery is serialized under the subject's reentrant lock (see `PublishSubject`).
 public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, SynchronizedUnsubscribeType, Cancelable, @unchecked Sendable {
     // `@unchecked`: all mutable state is guarded by `lock`.
+    /// The observer type of the subject (the subject itself).
     public typealias SubjectObserverType = BehaviorSubject<Element>
 
-    typealias Observers = Bag<(Event<Element>) -> Void>
+    typealias Observers = Bag<AnyObserver<Element>>
 
     private let lock = RecursiveLock()
     private var disposed = false
@@ -54,7 +55,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         switch event {
         case .next(let element):
             self.element = element
-            dispatch(observers.items, event)
+            dispatchNext(observers.items, element)
         case .error, .completed:
             stoppedEvent = event
             let current = observers
@@ -74,7 +75,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
                 observer.on(stoppedEvent)
                 return Disposables.create()
             }
-            let key = observers.insert(observer.on)
+            let key = observers.insert(AnyObserver(observer))
             observer.on(.next(element))
             return SubscriptionDisposable(owner: self, key: key)
         }

@@ -8,9 +8,10 @@
 /// one observer never overlap.
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SynchronizedUnsubscribeType, @unchecked Sendable {
     // `@unchecked`: all mutable state is guarded by `lock`.
+    /// The observer type of the subject (the subject itself).
     public typealias SubjectObserverType = PublishSubject<Element>
 
-    typealias Observers = Bag<(Event<Element>) -> Void>
+    typealias Observers = Bag<AnyObserver<Element>>
 
     private let lock = RecursiveLock()
     private var disposed = false
@@ -39,8 +40,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         defer { lock.unlock() }
         if disposed || stopped { return }
         switch event {
-        case .next:
-            dispatch(observers.items, event)
+        case .next(let element):
+            dispatchNext(observers.items, element)
         case .completed, .error:
             stoppedEvent = event
             stopped = true
@@ -48,6 +49,14 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             observers.removeAll()
             dispatch(current.items, event)
         }
+    }
+
+    /// Notifies all subscribed observers about the next element.
+    public func onNext(_ element: Element) {
+        lock.lock()
+        defer { lock.unlock() }
+        if disposed || stopped { return }
+        dispatchNext(observers.items, element)
     }
 
     /// Subscribes an observer to the subject.
@@ -61,7 +70,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
                 observer.on(.error(RxError.disposed(object: self)))
                 return Disposables.create()
             }
-            let key = observers.insert(observer.on)
+            let key = observers.insert(AnyObserver(observer))
             return SubscriptionDisposable(owner: self, key: key)
         }
     }

@@ -4,9 +4,10 @@
 /// Replay happens synchronously inside `subscribe`. Delivery is serialized (see `PublishSubject`).
 public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, SynchronizedUnsubscribeType, Cancelable, @unchecked Sendable {
     // `@unchecked`: all mutable state is guarded by `lock`.
+    /// The observer type of the subject (the subject itself).
     public typealias SubjectObserverType = ReplaySubject<Element>
 
-    typealias Observers = Bag<(Event<Element>) -> Void>
+    typealias Observers = Bag<AnyObserver<Element>>
 
     private let lock = RecursiveLock()
     private var disposed = false
@@ -56,7 +57,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
             if let bufferSize {
                 while queue.count > bufferSize { _ = queue.dequeue() }
             }
-            dispatch(observers.items, event)
+            dispatchNext(observers.items, element)
         case .error, .completed:
             stoppedEvent = event
             stopped = true
@@ -80,7 +81,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
                 observer.on(stoppedEvent)
                 return Disposables.create()
             }
-            let key = observers.insert(observer.on)
+            let key = observers.insert(AnyObserver(observer))
             return SubscriptionDisposable(owner: self, key: key)
         }
     }

@@ -224,4 +224,26 @@ final class ConcurrencyStressTests: RxTestCase {
         XCTAssertEqual(probe.nexts, threads * 1_000)
         subscription.dispose()
     }
+
+    func testDisposablesUnderContention() {
+        let composite = CompositeDisposable()
+        let serial = SerialDisposable()
+        let bag = DisposeBag()
+        let disposed = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0 ..< 2_000 {
+                let item = Disposables.create { disposed.add(1, ordering: .relaxed) }
+                if let key = composite.insert(item) {
+                    composite.remove(for: key)
+                }
+                serial.disposable = Disposables.create { disposed.add(1, ordering: .relaxed) }
+                bag.insert(Disposables.create())
+                _ = composite.count
+            }
+        }
+        composite.dispose()
+        serial.dispose()
+        // Every composite item (removed) and every serial item (replaced, or disposed last) ran once.
+        XCTAssertEqual(disposed.load(ordering: .relaxed), 2 * threads * 2_000)
+    }
 }

@@ -132,4 +132,23 @@ final class TransformTests: RxTestCase {
         XCTAssertEqual(freshStart { Observable.just(1).ifEmpty(default: 5) }, [.next(200, 1), .completed(200)])
         XCTAssertEqual(freshStart { Observable<Int>.empty().ifEmpty(switchTo: .of(7, 8)) }, [.next(200, 7), .next(200, 8), .completed(200)])
     }
+
+    func testToArray() {
+        XCTAssertEqual(marbles([.next(210, 1), .next(220, 2), .completed(300)]) { $0.toArray().asObservable() }, [.next(300, [1, 2]), .completed(300)])
+        XCTAssertEqual(marbles([.completed(300)] as [Recorded<Event<Int>>]) { $0.toArray().asObservable() }, [.next(300, []), .completed(300)])
+        XCTAssertEqual(marbles([.next(210, 1), .error(300, testError)]) { $0.toArray().asObservable() }, [.error(300, testError)])
+    }
+
+    func testAsObservable() {
+        let subject = PublishSubject<Int>()
+        // As in RxSwift, an Observable (subjects included) returns itself.
+        let observable: Observable<Int> = subject.asObservable()
+        let relay = BehaviorRelay(value: 0)
+        XCTAssertEqual(freshStart { relay.asObservable() }, [.next(200, 0)])
+        var received: [Int] = []
+        let subscription = observable.subscribe(onNext: { received.append($0) })
+        subject.onNext(1)
+        XCTAssertEqual(received, [1])
+        subscription.dispose()
+    }
 }

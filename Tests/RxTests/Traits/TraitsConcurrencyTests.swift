@@ -1,9 +1,13 @@
 import Dispatch
+import Foundation
 import Rx
 import Synchronization
 import XCTest
 
 /// Real threads and real serial queues. Run under `--sanitize=thread` as well.
+///
+/// The tests' own locks are `NSLock`s: ThreadSanitizer on Linux does not see the
+/// contended path of `Synchronization.Mutex` and reports false races through it.
 final class TraitsConcurrencyTests: RxTestCase {
     private static let producers = 4
     private static let elementsPerProducer = 500
@@ -18,7 +22,7 @@ final class TraitsConcurrencyTests: RxTestCase {
         let delivered = Atomic<Int>(0)
         onSharingQueues { flush in
             let subject = PublishSubject<Int>()
-            let feed = Mutex<Void>(())  // a subject takes one event at a time (the grammar)
+            let feed = NSLock()  // a subject takes one event at a time (the grammar)
             let driver = subject.asDriver(onErrorJustReturn: -1)
             // Keeps one connection for the whole run, and sees the end marker.
             let marker = -2
@@ -28,7 +32,7 @@ final class TraitsConcurrencyTests: RxTestCase {
             DispatchQueue.concurrentPerform(iterations: Self.producers + Self.subscribers) { worker in
                 if worker < Self.producers {
                     for element in 0..<Self.elementsPerProducer {
-                        feed.withLock { _ in subject.onNext(element) }
+                        feed.withLock { subject.onNext(element) }
                     }
                     return
                 }
@@ -45,7 +49,7 @@ final class TraitsConcurrencyTests: RxTestCase {
                 live.forEach { $0.dispose() }
             }
             // Deliveries are FIFO: once the marker arrives, all earlier ones have run.
-            feed.withLock { _ in subject.onNext(marker) }
+            feed.withLock { subject.onNext(marker) }
             markerSeen.wait()
             anchor.dispose()
             flush()
@@ -60,7 +64,8 @@ final class TraitsConcurrencyTests: RxTestCase {
         let total = Self.producers * Self.elementsPerProducer
         onSharingQueues { flush in
             let relay = PublishRelay<Int>()
-            let feed = Mutex<Int>(0)
+            let feed = NSLock()
+            nonisolated(unsafe) var next = 0  // guarded by `feed`
             let signal = relay.asSignal()
             let received = (0..<Self.subscribers).map { _ in LockedLog<Int>() }
             let lastSeen = DispatchSemaphore(value: 0)
@@ -75,7 +80,7 @@ final class TraitsConcurrencyTests: RxTestCase {
             }
             DispatchQueue.concurrentPerform(iterations: Self.producers) { _ in
                 for _ in 0..<Self.elementsPerProducer {
-                    feed.withLock { next in
+                    feed.withLock {
                         relay.accept(next)
                         next += 1
                     }
@@ -89,6 +94,34 @@ final class TraitsConcurrencyTests: RxTestCase {
             }
         }
         XCTAssertEqual(overlaps.load(ordering: .relaxed), 0)
+    }
+
+    /// The default sharing scheduler does not funnel shared sequences through one thread:
+    /// a delivery of one Signal waits for a delivery of another, which could never
+    /// happen if both shared a serial queue (the wait would time out).
+    func testDefaultSchedulerDeliversTwoSharedSequencesInParallel() {
+        let first = PublishRelay<Int>()
+        let second = PublishRelay<Int>()
+        let secondDelivered = DispatchSemaphore(value: 0)
+        let bothDone = DispatchSemaphore(value: 0)
+        let waitedFor = Atomic<Bool>(false)
+
+        let subscriptions = [
+            first.asSignal().emit(onNext: { _ in
+                waitedFor.store(secondDelivered.wait(timeout: .now() + 10) == .success, ordering: .relaxed)
+                bothDone.signal()
+            }),
+            second.asSignal().emit(onNext: { _ in
+                secondDelivered.signal()
+                bothDone.signal()
+            }),
+        ]
+        first.accept(1)
+        second.accept(2)
+        bothDone.wait()
+        bothDone.wait()
+        subscriptions.forEach { $0.dispose() }
+        XCTAssertTrue(waitedFor.load(ordering: .relaxed))
     }
 
     /// `Single.create` callbacks racing on many threads: one event per subscription.

@@ -210,6 +210,8 @@ final class TraitsDriverTests: RxTestCase {
             let zipped = scheduler.createObserver(Int.self)
             let tuples = scheduler.createObserver(String.self)
             let zippedAll = scheduler.createObserver([Int].self)
+            let combinedAll = scheduler.createObserver([Int].self)
+            let zippedTuples = scheduler.createObserver(String.self)
             let latest = scheduler.createObserver(Int.self)
             let latestOnly = scheduler.createObserver(Int.self)
             scheduler.scheduleAt(200) {
@@ -220,6 +222,8 @@ final class TraitsDriverTests: RxTestCase {
                 _ = Driver.zip(x, y) { $0 + $1 }.drive(zipped)
                 _ = Driver.combineLatest(x, y).map { "\($0)-\($1)" }.drive(tuples)
                 _ = Driver.zip([x, y]).drive(zippedAll)
+                _ = Driver.combineLatest([x, y]).drive(combinedAll)
+                _ = Driver.zip(x, y).map { "\($0)-\($1)" }.drive(zippedTuples)
                 _ = y.withLatestFrom(x) { $0 + $1 }.drive(latest)
                 _ = y.withLatestFrom(x).drive(latestOnly)
             }
@@ -229,6 +233,8 @@ final class TraitsDriverTests: RxTestCase {
             XCTAssertEqual(zipped.events, [.next(220, 11), .next(240, 22), .completed(300)])
             XCTAssertEqual(tuples.events, [.next(220, "1-10"), .next(230, "2-10"), .next(240, "2-20"), .completed(300)])
             XCTAssertEqual(zippedAll.events, [.next(220, [1, 10]), .next(240, [2, 20]), .completed(300)])
+            XCTAssertEqual(combinedAll.events, [.next(220, [1, 10]), .next(230, [2, 10]), .next(240, [2, 20]), .completed(300)])
+            XCTAssertEqual(zippedTuples.events, [.next(220, "1-10"), .next(240, "2-20"), .completed(300)])
             XCTAssertEqual(latest.events, [.next(220, 11), .next(240, 22), .completed(280)])
             XCTAssertEqual(latestOnly.events, [.next(220, 1), .next(240, 2), .completed(280)])
         }
@@ -259,6 +265,8 @@ final class TraitsDriverTests: RxTestCase {
         let optionalObserver = scheduler.createObserver(Int?.self)
         let behavior = BehaviorRelay(value: 0)
         let publish = PublishRelay<Int>()
+        let replay = ReplayRelay<Int>.create(bufferSize: 5)
+        let owner = Owner()
         var published: [Int] = []
         var log: [String] = []
         let publishSubscription = publish.subscribe(onNext: { published.append($0) })
@@ -269,6 +277,9 @@ final class TraitsDriverTests: RxTestCase {
                 _ = driver.drive(optionalObserver)
                 _ = driver.drive(behavior)
                 _ = driver.drive(publish)
+                _ = driver.drive(replay)
+                _ = driver.drive(with: owner, onNext: { owner, value in owner.values.append(value) },
+                                 onCompleted: { owner in owner.values.append(-9) })
                 _ = driver.drive(
                     onNext: { log.append("next \($0)") },
                     onCompleted: { log.append("completed") },
@@ -283,6 +294,10 @@ final class TraitsDriverTests: RxTestCase {
         XCTAssertEqual(optionalObserver.events, [.next(210, 1), .next(220, 2), .completed(230)])
         XCTAssertEqual(behavior.value, 2)
         XCTAssertEqual(published, [1, 2])
+        XCTAssertEqual(owner.values, [1, 2, -9])
+        var replayed: [Int] = []
+        replay.subscribe(onNext: { replayed.append($0) }).dispose()
+        XCTAssertEqual(replayed, [1, 2])
         XCTAssertEqual(log, ["next 1", "transformed 1", "next 2", "transformed 2", "completed", "disposed"])
     }
 
@@ -324,6 +339,11 @@ final class TraitsDriverTests: RxTestCase {
         }
         return recorded
     }
+}
+
+/// An object handlers receive weakly (`drive(with:)`, `emit(with:)`).
+final class Owner {
+    var values: [Int] = []
 }
 
 /// A scheduler type only the mock test makes, to tell factories apart.

@@ -71,6 +71,8 @@ final class TraitsSignalTests: RxTestCase {
         let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
         let behavior = BehaviorRelay(value: 0)
         let publish = PublishRelay<Int>()
+        let replay = ReplayRelay<Int>.create(bufferSize: 5)
+        let owner = Owner()
         let optionalObserver = scheduler.createObserver(Int?.self)
         var published: [Int] = []
         var log: [String] = []
@@ -80,6 +82,9 @@ final class TraitsSignalTests: RxTestCase {
             scheduler.scheduleAt(200) {
                 _ = signal.emit(to: behavior)
                 _ = signal.emit(to: publish)
+                _ = signal.emit(to: replay)
+                _ = signal.emit(with: owner, onNext: { owner, value in owner.values.append(value) },
+                                onCompleted: { owner in owner.values.append(-9) })
                 _ = signal.emit(to: optionalObserver)
                 _ = signal.emit(
                     onNext: { log.append("next \($0)") },
@@ -92,6 +97,10 @@ final class TraitsSignalTests: RxTestCase {
         publishSubscription.dispose()
         XCTAssertEqual(behavior.value, 2)
         XCTAssertEqual(published, [1, 2])
+        XCTAssertEqual(owner.values, [1, 2, -9])
+        var replayed: [Int] = []
+        replay.subscribe(onNext: { replayed.append($0) }).dispose()
+        XCTAssertEqual(replayed, [1, 2])
         XCTAssertEqual(optionalObserver.events, [.next(210, 1), .next(220, 2), .completed(230)])
         XCTAssertEqual(log, ["next 1", "next 2", "completed", "disposed"])
     }

@@ -137,6 +137,23 @@ final class TraitsSingleTests: RxTestCase {
         XCTAssertEqual(events, ["success 1", "failure \(testError)"])
     }
 
+    func testSubscribeWithObjectHoldsItWeakly() {
+        var owner: Owner? = Owner()
+        _ = Single.just(1).subscribe(with: owner!, onSuccess: { owner, value in owner.values.append(value) })
+        _ = Maybe<Int>.empty().subscribe(with: owner!, onCompleted: { owner in owner.values.append(2) })
+        _ = Completable.error(testError).subscribe(with: owner!, onError: { owner, _ in owner.values.append(3) })
+        XCTAssertEqual(owner?.values, [1, 2, 3])
+
+        let subject = PublishSubject<Int>()
+        var calls = 0
+        let subscription = subject.asSingle().subscribe(with: owner!, onSuccess: { _, _ in calls += 1 }, onDisposed: { _ in calls += 1 })
+        owner = nil
+        subject.onNext(1)
+        subject.onCompleted()
+        subscription.dispose()
+        XCTAssertEqual(calls, 0)
+    }
+
     // MARK: factories
 
     func testJustErrorNever() {
@@ -312,6 +329,16 @@ final class TraitsSingleTests: RxTestCase {
 
         let all = freshStart { Single.zip([Single.just(1), Single.just(2)]).asObservable() }
         XCTAssertEqual(all, [.next(200, [1, 2]), .completed(200)])
+
+        let three = freshStart {
+            Single.zip(Single.just(1), Single.just(2), Single.just(3)) { $0 + $1 + $2 }.asObservable()
+        }
+        XCTAssertEqual(three, [.next(200, 6), .completed(200)])
+
+        let tuple3 = freshStart {
+            Single.zip(Single.just(1), Single.just("a"), Single.just(true)).map { "\($0)\($1)\($2)" }.asObservable()
+        }
+        XCTAssertEqual(tuple3, [.next(200, "1atrue"), .completed(200)])
 
         let none = freshStart { Single<Int>.zip([]).asObservable() }
         XCTAssertEqual(none, [.next(200, []), .completed(200)])

@@ -48,3 +48,19 @@ func subscribeHandlers(
     let subscription = subscribe { disposed.dispose() }
     return Disposables.create(subscription, disposed)
 }
+
+/// `handler` with `object` held weakly: it does nothing once `object` is gone.
+func weakly<Object: AnyObject, Value>(_ object: Object, _ handler: ((Object, Value) -> Void)?) -> ((Value) -> Void)? {
+    guard let handler else { return nil }
+    return { [weak object] value in
+        if let object { handler(object, value) }
+    }
+}
+
+/// `handler` with `object` held weakly: it does nothing once `object` is gone.
+func weakly<Object: AnyObject>(_ object: Object, _ handler: ((Object) -> Void)?) -> (() -> Void)? {
+    guard let handler else { return nil }
+    return { [weak object] in
+        if let object { handler(object) }
+    }
+}

@@ -66,6 +66,17 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
 }
 
 extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
+    /// `subscribe(onCompleted:onError:onDisposed:)` with handlers that receive `object`
+    /// weakly; once `object` is released they are not called.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onCompleted: ((Object) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(onCompleted: weakly(object, onCompleted), onError: weakly(object, onError), onDisposed: weakly(object, onDisposed))
+    }
+
     /// A `Completable` that completes at once.
     public static func empty() -> Completable {
         Completable(raw: Observable.empty())
@@ -95,10 +106,5 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     ) -> Completable {
         Completable(raw: primitiveSequence.source.do(
             onError: onError, onCompleted: onCompleted, onSubscribe: onSubscribe, onDispose: onDispose))
-    }
-
-    /// Completes instead of failing.
-    public func catchAndComplete() -> Completable {
-        Completable(raw: primitiveSequence.source.catch { _ in Observable.empty() })
     }
 }

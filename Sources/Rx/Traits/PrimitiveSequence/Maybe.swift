@@ -76,6 +76,20 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
 }
 
 extension PrimitiveSequenceType where Trait == MaybeTrait {
+    /// `subscribe(onSuccess:onError:onCompleted:onDisposed:)` with handlers that receive
+    /// `object` weakly; once `object` is released they are not called.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onSuccess: ((Object, Element) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onSuccess: weakly(object, onSuccess), onError: weakly(object, onError),
+            onCompleted: weakly(object, onCompleted), onDisposed: weakly(object, onDisposed))
+    }
+
     /// A `Maybe` that succeeds with `element`.
     public static func just(_ element: Element) -> Maybe<Element> {
         Maybe(raw: Observable.just(element))

@@ -69,6 +69,17 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
 }
 
 extension PrimitiveSequenceType where Trait == SingleTrait {
+    /// `subscribe(onSuccess:onFailure:onDisposed:)` with handlers that receive `object`
+    /// weakly; once `object` is released they are not called.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onSuccess: ((Object, Element) -> Void)? = nil,
+        onFailure: ((Object, Swift.Error) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(onSuccess: weakly(object, onSuccess), onFailure: weakly(object, onFailure), onDisposed: weakly(object, onDisposed))
+    }
+
     /// A `Single` that succeeds with `element`.
     public static func just(_ element: Element) -> Single<Element> {
         Single(raw: Observable.just(element))

@@ -1,6 +1,10 @@
 /// A `SharedSequence` that can't error out, delivers serially on its sharing scheduler,
 /// and replays its latest element: a late subscriber gets it at once, then every change.
 ///
+/// The replayed element reaches a late subscriber synchronously inside `subscribe`, on
+/// the subscribing thread; later elements come from the sharing scheduler, never
+/// overlapping with it.
+///
 /// On a server: a shared lookup cache (one computation per key for all concurrent
 /// requests, the latest result replayed to later ones), or the current value of a
 /// setting followed by its changes.

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Makes the scheduler each new `Driver`/`Signal` delivers on, and lets tests replace it.
 ///
@@ -19,20 +18,33 @@ import Synchronization
 /// }
 /// ```
 public enum SharingScheduler {
-    /// A factory boxed so it can live in a lock; only tests replace it.
-    private final class Factory: @unchecked Sendable {
-        let make: () -> any SchedulerType
-        init(_ make: @escaping () -> any SchedulerType) { self.make = make }
+    /// The current factory. A pthread lock rather than `Mutex`: ThreadSanitizer on Linux
+    /// does not see `Mutex`'s contended path and would report false races.
+    private final class FactoryStore: @unchecked Sendable {
+        // `@unchecked`: `factory` is read and written only under `lock`.
+        private let lock = RecursiveLock()
+        private var factory: () -> any SchedulerType
+
+        init(_ factory: @escaping () -> any SchedulerType) { self.factory = factory }
+
+        var current: () -> any SchedulerType { lock.performLocked { factory } }
+
+        /// Installs `replacement`; returns the factory it replaced.
+        func swap(_ replacement: @escaping () -> any SchedulerType) -> () -> any SchedulerType {
+            lock.performLocked {
+                let previous = factory
+                factory = replacement
+                return previous
+            }
+        }
     }
 
-    private static let current = Mutex(Factory {
+    private static let store = FactoryStore {
         SerialDispatchQueueScheduler(queue: .global(), internalSerialQueueName: "signalbox.rx.sharing")
-    })
+    }
 
     /// The factory of the scheduler a new shared sequence delivers on.
-    public static var make: () -> any SchedulerType {
-        current.withLock { $0 }.make
-    }
+    public static var make: () -> any SchedulerType { store.current }
 
     /// Runs `action` with every shared sequence built in it delivering on `scheduler`.
     ///
@@ -46,13 +58,8 @@ public enum SharingScheduler {
         makeScheduler: @escaping () -> any SchedulerType,
         action: () throws -> Void
     ) rethrows {
-        let replacement = Factory(makeScheduler)
-        let original = current.withLock { factory in
-            let original = factory
-            factory = replacement
-            return original
-        }
-        defer { current.withLock { $0 = original } }
+        let original = store.swap(makeScheduler)
+        defer { _ = store.swap(original) }
         try action()
     }
 }
