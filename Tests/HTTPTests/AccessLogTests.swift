@@ -10,7 +10,7 @@ final class RecordingLogHandler: LogHandler, @unchecked Sendable {
         let metadata: [String: String]
     }
 
-    let records = Mutex<[Record]>([])
+    let records = Locked<[Record]>([])
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
 
