@@ -39,7 +39,7 @@ final class ServerCore: Sendable {
 
     /// Returns once no connection is open.
     func waitUntilNoConnections() async {
-        await withCheckedContinuation { continuation in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             idleWaiters.withLock { $0.append(continuation) }
             if openConnections.load(ordering: .acquiring) == 0 { resumeIdleWaiters() }
         }
