@@ -127,7 +127,7 @@ final class Connection: @unchecked Sendable {
         reading = nil
         for exchange in cancelled {
             if exchange.isStream && exchange.responded && !exchange.finished { core.streamClosed() }
-            exchange.sink?.cancel()
+            exchange.retire(cancelling: true)
         }
         pending = []
         if let writeSource {
@@ -157,7 +157,7 @@ final class Connection: @unchecked Sendable {
         guard pendingOffset >= pending.count else { return }
         shutdown(fd, Int32(SHUT_WR))
         state = .lingering(since: Clock.now())
-        for exchange in exchanges { exchange.sink?.cancel() }
+        for exchange in exchanges { exchange.retire(cancelling: true) }
         exchanges.removeAll()
     }
 
@@ -344,11 +344,12 @@ final class Connection: @unchecked Sendable {
             }
             guard first.finished else { break }
             exchanges.removeFirst()
+            first.retire(cancelling: false)
             answered = true
             log(first)
             if first.closeAfter {
                 stopReadingRequests = true
-                for rest in exchanges { rest.sink?.cancel() }
+                for rest in exchanges { rest.retire(cancelling: true) }
                 exchanges.removeAll()
                 closeWhenWritten = true
                 break
