@@ -17,13 +17,12 @@ extension ObservableType {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposable: Disposable
-        if let onDisposed {
-            disposable = Disposables.create(with: onDisposed)
-        } else {
-            disposable = Disposables.create()
+        guard let onDisposed else {
+            // Nothing to run on disposal: the subscription alone will do.
+            let observer = SubscribeObserver<Element>(onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: Disposables.create())
+            return asObservable().subscribe(observer)
         }
-
+        let disposable = Disposables.create(with: onDisposed)
         let observer = SubscribeObserver<Element>(onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: disposable)
         return Disposables.create(asObservable().subscribe(observer), disposable)
     }

@@ -7,18 +7,17 @@ import Synchronization
 class Producer<Element>: Observable<Element>, @unchecked Sendable {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         if !CurrentThreadScheduler.isScheduleRequired {
-            let disposer = SinkDisposer()
-            let sinkAndSubscription = run(observer, cancel: disposer)
-            disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
-            return disposer
-        } else {
-            return CurrentThreadScheduler.instance.schedule(()) { _ in
-                let disposer = SinkDisposer()
-                let sinkAndSubscription = self.run(observer, cancel: disposer)
-                disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
-                return disposer
-            }
+            return subscribeNow(observer)
         }
+        return CurrentThreadScheduler.runAsTrampoline { subscribeNow(observer) }
+    }
+
+    @inline(__always)
+    private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        let disposer = SinkDisposer()
+        let sinkAndSubscription = run(observer, cancel: disposer)
+        disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+        return disposer
     }
 
     func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {

@@ -50,24 +50,29 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
         return Unmanaged<TrampolineQueue>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// Schedules an action to be executed on the current thread (now, or after the running action).
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        if CurrentThreadScheduler.isScheduleRequired {
-            CurrentThreadScheduler.setScheduleRequired(false)
-            let disposable = action(state)
-            defer {
-                CurrentThreadScheduler.setScheduleRequired(true)
-                if let pointer = pthread_getspecific(CurrentThreadScheduler.queueKey) {
-                    pthread_setspecific(CurrentThreadScheduler.queueKey, nil)
-                    Unmanaged<TrampolineQueue>.fromOpaque(pointer).release()
-                }
-            }
-            guard let queue = CurrentThreadScheduler.queue else { return disposable }
+    /// Runs `body` now as the trampoline of this thread, then everything it scheduled.
+    /// Only call it when `isScheduleRequired`.
+    @inline(__always)
+    static func runAsTrampoline<Result>(_ body: () -> Result) -> Result {
+        setScheduleRequired(false)
+        let result = body()
+        if let pointer = pthread_getspecific(queueKey) {
+            let queue = Unmanaged<TrampolineQueue>.fromOpaque(pointer).takeUnretainedValue()
             while let latest = queue.items.dequeue() {
                 if latest.isDisposed { continue }
                 latest.invoke()
             }
-            return disposable
+            pthread_setspecific(queueKey, nil)
+            Unmanaged<TrampolineQueue>.fromOpaque(pointer).release()
+        }
+        setScheduleRequired(true)
+        return result
+    }
+
+    /// Schedules an action to be executed on the current thread (now, or after the running action).
+    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        if CurrentThreadScheduler.isScheduleRequired {
+            return CurrentThreadScheduler.runAsTrampoline { action(state) }
         }
 
         let queue: TrampolineQueue

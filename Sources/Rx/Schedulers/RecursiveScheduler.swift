@@ -4,33 +4,21 @@ private enum ScheduleState {
     case done
 }
 
-/// Recursive scheduling on a `SchedulerType`, with or without delay.
-/// Each scheduled step is tracked in `group` until it runs, so disposal cancels what is pending.
-final class AnyRecursiveScheduler<State>: @unchecked Sendable {
+/// Tracks the steps of a recursive schedule: each scheduled step stays in `group`
+/// until it runs, so disposal cancels whatever is pending, and the action is
+/// released on disposal to break the cycle it forms with its scheduler.
+private final class RecursionTracker<Action>: @unchecked Sendable {
     // `@unchecked`: `action` is guarded by `lock`; `group` is thread-safe.
-    typealias Action = (State, AnyRecursiveScheduler<State>) -> Void
-
     private let lock = RecursiveLock()
     private let group = CompositeDisposable()
-    private let scheduler: SchedulerType
     private var action: Action?
 
-    init(scheduler: SchedulerType, action: @escaping Action) {
+    init(action: Action) {
         self.action = action
-        self.scheduler = scheduler
     }
 
-    /// Schedules the action again after `dueTime`.
-    func schedule(_ state: State, dueTime: RxTimeInterval) {
-        track { step in scheduler.scheduleRelative(state, dueTime: dueTime, action: step) }
-    }
-
-    /// Schedules the action again as soon as possible.
-    func schedule(_ state: State) {
-        track { step in scheduler.schedule(state, action: step) }
-    }
-
-    private func track(_ scheduleStep: (@escaping (State) -> Disposable) -> Disposable) {
+    /// Schedules one step with `scheduleStep`; when it runs, `run` gets the action (nil once disposed).
+    func track<State>(_ scheduleStep: (@escaping (State) -> Disposable) -> Disposable, run: @escaping (State, Action) -> Void) {
         var scheduleState: ScheduleState = .initial
         let disposable = scheduleStep { state in
             if self.group.isDisposed { return Disposables.create() }
@@ -41,7 +29,9 @@ final class AnyRecursiveScheduler<State>: @unchecked Sendable {
                 scheduleState = .done
                 return self.action
             }
-            action?(state, self)
+            if let action {
+                run(state, action)
+            }
             return Disposables.create()
         }
         lock.performLocked {
@@ -64,51 +54,52 @@ final class AnyRecursiveScheduler<State>: @unchecked Sendable {
     }
 }
 
+/// Recursive scheduling on a `SchedulerType`, with or without delay.
+final class AnyRecursiveScheduler<State>: @unchecked Sendable {
+    // `@unchecked`: all state lives in the thread-safe tracker.
+    typealias Action = (State, AnyRecursiveScheduler<State>) -> Void
+
+    private let tracker: RecursionTracker<Action>
+    private let scheduler: SchedulerType
+
+    init(scheduler: SchedulerType, action: @escaping Action) {
+        tracker = RecursionTracker(action: action)
+        self.scheduler = scheduler
+    }
+
+    /// Schedules the action again after `dueTime`.
+    func schedule(_ state: State, dueTime: RxTimeInterval) {
+        tracker.track({ step in scheduler.scheduleRelative(state, dueTime: dueTime, action: step) }, run: { state, action in action(state, self) })
+    }
+
+    /// Schedules the action again as soon as possible.
+    func schedule(_ state: State) {
+        tracker.track({ step in scheduler.schedule(state, action: step) }, run: { state, action in action(state, self) })
+    }
+
+    func dispose() {
+        tracker.dispose()
+    }
+}
+
 /// Recursive scheduling on an `ImmediateSchedulerType`.
 final class RecursiveImmediateScheduler<State>: @unchecked Sendable {
-    // `@unchecked`: `action` is guarded by `lock`; `group` is thread-safe.
+    // `@unchecked`: all state lives in the thread-safe tracker.
     typealias Action = (_ state: State, _ recurse: (State) -> Void) -> Void
 
-    private let lock = RecursiveLock()
-    private let group = CompositeDisposable()
-    private var action: Action?
+    private let tracker: RecursionTracker<Action>
     private let scheduler: ImmediateSchedulerType
 
     init(action: @escaping Action, scheduler: ImmediateSchedulerType) {
-        self.action = action
+        tracker = RecursionTracker(action: action)
         self.scheduler = scheduler
     }
 
     func schedule(_ state: State) {
-        var scheduleState: ScheduleState = .initial
-        let disposable = scheduler.schedule(state) { state -> Disposable in
-            if self.group.isDisposed { return Disposables.create() }
-            let action = self.lock.performLocked { () -> Action? in
-                if case let .added(removeKey) = scheduleState {
-                    self.group.remove(for: removeKey)
-                }
-                scheduleState = .done
-                return self.action
-            }
-            action?(state, self.schedule)
-            return Disposables.create()
-        }
-        lock.performLocked {
-            switch scheduleState {
-            case .added: rxFatalError("Invalid state")
-            case .initial:
-                if let removeKey = group.insert(disposable) {
-                    scheduleState = .added(removeKey)
-                } else {
-                    scheduleState = .done
-                }
-            case .done: break
-            }
-        }
+        tracker.track({ step in scheduler.schedule(state, action: step) }, run: { state, action in action(state, self.schedule) })
     }
 
     func dispose() {
-        lock.performLocked { action = nil }
-        group.dispose()
+        tracker.dispose()
     }
 }

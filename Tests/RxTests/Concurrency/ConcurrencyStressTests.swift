@@ -82,7 +82,7 @@ final class ConcurrencyStressTests: RxTestCase {
         let shared = subject.map { $0 * 2 }.share(replay: 1)
         let steady = SerialityProbe()
         let steadySubscription = shared.subscribe { steady.on($0) }
-        let churnProbes = Mutex<[SerialityProbe]>([])
+        let churnProbes = Locked<[SerialityProbe]>([])
 
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             if thread < 2 {

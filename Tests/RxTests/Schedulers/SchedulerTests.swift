@@ -41,7 +41,7 @@ final class SchedulerTests: RxTestCase {
     func testSerialDispatchQueueSchedulerRunsInOrder() {
         let scheduler = SerialDispatchQueueScheduler(qos: .default, internalSerialQueueName: "rx.test.serial")
         let done = expectation(description: "all scheduled work ran")
-        let log = Mutex<[Int]>([])
+        let log = Locked<[Int]>([])
         for i in 0 ..< 100 {
             _ = scheduler.schedule(i) { value in
                 log.withLock { $0.append(value) }
@@ -74,7 +74,7 @@ final class SchedulerTests: RxTestCase {
         let serial = SerialDispatchQueueScheduler(qos: .userInitiated)
         let concurrent = ConcurrentDispatchQueueScheduler(qos: .default)
         let done = expectation(description: "completed")
-        let values = Mutex<[Int]>([])
+        let values = Locked<[Int]>([])
         let subscription = Observable<Int>.interval(.milliseconds(2), scheduler: concurrent)
             .take(5)
             .observe(on: serial)
@@ -87,7 +87,7 @@ final class SchedulerTests: RxTestCase {
     func testConcurrentSchedulerObserveOnKeepsOrder() {
         let scheduler = ConcurrentDispatchQueueScheduler(queue: DispatchQueue.global())
         let done = expectation(description: "completed")
-        let values = Mutex<[Int]>([])
+        let values = Locked<[Int]>([])
         let subscription = Observable.from(0 ..< 1000)
             .observe(on: scheduler)
             .subscribe(onNext: { value in values.withLock { $0.append(value) } }, onCompleted: { done.fulfill() })

@@ -29,24 +29,37 @@ extension Observable {
 
     /// Subscribes `handler` to the first event only: a trait's subscriber gets one event.
     func subscribeFirstEvent(_ handler: @escaping (Event<Element>) -> Void) -> Disposable {
-        var stopped = false  // events to one observer never overlap: no lock needed
-        return subscribe { event in
-            if stopped { return }
-            stopped = true
-            handler(event)
-        }
+        subscribe(FirstEventObserver(handler))
+    }
+}
+
+/// Passes on the first event it gets and drops the rest. One object rather than a
+/// closure over a boxed flag: a trait subscription is short, so its allocations count.
+private final class FirstEventObserver<Element>: ObserverType {
+    private let handler: (Event<Element>) -> Void
+    private var stopped = false  // events to one observer never overlap: no lock needed
+
+    init(_ handler: @escaping (Event<Element>) -> Void) {
+        self.handler = handler
+    }
+
+    func on(_ event: Event<Element>) {
+        if stopped { return }
+        stopped = true
+        handler(event)
     }
 }
 
 /// Subscribes through `subscribe` and runs `onDisposed` exactly once: after the trait's
 /// one event has been handled (`subscribe` calls `handled`), or at disposal before it.
+/// Without `onDisposed` there is nothing to call: `handled` is `nil`.
 func subscribeHandlers(
     onDisposed: (() -> Void)?,
-    _ subscribe: (_ handled: @escaping () -> Void) -> Disposable
+    _ subscribe: (_ handled: (() -> Void)?) -> Disposable
 ) -> Disposable {
-    let disposed = onDisposed.map(Disposables.create(with:)) ?? Disposables.create()
-    let subscription = subscribe { disposed.dispose() }
-    return Disposables.create(subscription, disposed)
+    guard let onDisposed else { return subscribe(nil) }
+    let disposed = Disposables.create(with: onDisposed)
+    return Disposables.create(subscribe { disposed.dispose() }, disposed)
 }
 
 /// `handler` with `object` held weakly: it does nothing once `object` is gone.

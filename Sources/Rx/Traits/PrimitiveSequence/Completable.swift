@@ -59,7 +59,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
                 case .completed: onCompleted?()
                 case .error(let error): onError?(error)
                 }
-                handled()
+                handled?()
             }
         }
     }

@@ -69,7 +69,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
                 case .error(let error): onError?(error)
                 case .completed: onCompleted?()
                 }
-                handled()
+                handled?()
             }
         }
     }

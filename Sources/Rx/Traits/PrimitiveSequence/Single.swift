@@ -62,7 +62,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
                 case .success(let element): onSuccess?(element)
                 case .failure(let error): onFailure?(error)
                 }
-                handled()
+                handled?()
             }
         }
     }
