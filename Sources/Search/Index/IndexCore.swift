@@ -60,8 +60,9 @@ final class IndexCore: Sendable {
     }
 
     private init(documents unordered: [Document]) {
+        let unorderedRanks = unordered.map(\.rank)
         let order = unordered.indices.sorted { a, b in
-            let (x, y) = (unordered[a].rank, unordered[b].rank)
+            let (x, y) = (unorderedRanks[a], unorderedRanks[b])
             return x != y ? x > y : a < b
         }
         let documents = order.map { unordered[$0] }

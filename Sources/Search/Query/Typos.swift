@@ -1,10 +1,12 @@
 /// Optimal string alignment (restricted Damerau–Levenshtein) distances on UTF-16 units:
 /// insertions, deletions, substitutions and transpositions of neighbours each count one.
+/// With typos allowed, the first letters must still agree (the index walk has the same rule).
 enum Typos {
     /// The distance between `a` and `b` if it is at most `limit`.
     static func distance(_ a: [UInt16], _ b: ArraySlice<UInt16>, limit: Int) -> Int? {
         if abs(a.count - b.count) > limit { return nil }
         if limit == 0 { return a.elementsEqual(b) ? 0 : nil }
+        if a.first != b.first { return nil }
         let table = table(word: a, token: b)
         let result = table.last![a.count]
         return result <= limit ? result : nil
@@ -16,6 +18,7 @@ enum Typos {
         if limit == 0 {
             return token.starts(with: word) ? (0, word.count) : nil
         }
+        if word.first != token.first { return nil }
         let table = table(word: word, token: token)
         var best: (typos: Int, length: Int)?
         for (length, row) in table.enumerated() where row[word.count] <= limit {
