@@ -14,7 +14,8 @@ import Testing
         #expect(distance("londn", "london") == 1)
         #expect(distance("lonxdon", "london") == 1)
         #expect(distance("berlim", "berlin") == 1)
-        #expect(distance("brelni", "berlin") == 2)
+        #expect(distance("bemlni", "berlin") == 2)
+        #expect(distance("brelin", "berlin") == nil)  // with two typos allowed, the first two letters must be right
         #expect(distance("abc", "xyz") == nil)
         #expect(distance("xondon", "london") == nil)  // the first letter must be right
     }

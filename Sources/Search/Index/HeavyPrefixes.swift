@@ -20,8 +20,16 @@ struct HeavyPrefixes: Sendable {
         var terms: Range<Int>
     }
 
+    /// Documents having a term that starts with a given unit, as bitsets (all names, and the name
+    /// only): a later query word of one letter is checked against them in one step per document.
+    struct InitialBits: Sendable {
+        var any: [UInt64]
+        var name: [UInt64]
+    }
+
     private(set) var entries: [UInt64: Entry] = [:]
     private(set) var keys: [UInt64] = []
+    private(set) var initials: [UInt16: InitialBits] = [:]
 
     init() {}
 
@@ -29,6 +37,24 @@ struct HeavyPrefixes: Sendable {
         let scratch = SearchScratch()
         let maxUnits = min(policy.maxUnits, 4)
         guard maxUnits > 0 else { return }
+        // Bitsets of one-unit prefixes.
+        var start = 0
+        while start < core.termCount {
+            let unit = core.unit(start, 0)
+            let range = core.prefixRange([unit])
+            let lo = Int(core.postingStarts[range.lowerBound]), hi = Int(core.postingStarts[range.upperBound])
+            if hi - lo >= policy.minPostings {
+                let words = (core.count + 63) / 64
+                var bits = InitialBits(any: [UInt64](repeating: 0, count: words), name: [UInt64](repeating: 0, count: words))
+                for posting in core.postings[lo..<hi] {
+                    let d = Int(posting & IndexCore.docMask)
+                    bits.any[d >> 6] |= 1 << UInt64(d & 63)
+                    if posting & IndexCore.inNameFlag != 0 { bits.name[d >> 6] |= 1 << UInt64(d & 63) }
+                }
+                initials[unit] = bits
+            }
+            start = range.upperBound
+        }
         for length in 1...maxUnits {
             var start = 0
             while start < core.termCount {

@@ -20,7 +20,8 @@ final class IndexCore: Sendable {
     /// bit 30 a term that is by itself a whole name or alternate name of the document.
     let postings: [UInt32]
     let postingStarts: [UInt32]
-    /// Forward index: the terms of document `d` are `docTerms[docTermStarts[d]..<docTermStarts[d + 1]]`.
+    /// Forward index: the terms of document `d` are `docTerms[docTermStarts[d]..<docTermStarts[d + 1]]`,
+    /// with the same flags as postings in bits 30-31.
     let docTerms: [UInt32]
     let docTermStarts: [UInt32]
     /// `NameHash` of each name of two or more words of document `d`:
@@ -150,7 +151,7 @@ final class IndexCore: Sendable {
         var docTerms = [UInt32](repeating: 0, count: provisional.count)
         for (i, entry) in provisional.enumerated() {
             let term = renumber[Int(entry >> 2)]
-            docTerms[i] = term
+            docTerms[i] = term | (entry & 1 != 0 ? Self.inNameFlag : 0) | (entry & 2 != 0 ? Self.wholeNameFlag : 0)
             postingStarts[Int(term) + 1] += 1
         }
         for t in 0..<termCount { postingStarts[t + 1] += postingStarts[t] }
@@ -158,7 +159,7 @@ final class IndexCore: Sendable {
         var postings = [UInt32](repeating: 0, count: provisional.count)
         for d in 0..<documents.count {
             for i in Int(provisionalStarts[d])..<Int(provisionalStarts[d + 1]) {
-                let term = Int(docTerms[i])
+                let term = Int(docTerms[i] & Self.docMask)
                 let flags = provisional[i] & 3
                 postings[Int(fill[term])] = UInt32(d) | (flags & 1 != 0 ? Self.inNameFlag : 0) | (flags & 2 != 0 ? Self.wholeNameFlag : 0)
                 fill[term] += 1
@@ -237,7 +238,7 @@ final class IndexCore: Sendable {
 
     /// Whether document `d` has a term in `terms`.
     func document(_ d: Int, hasTermIn terms: Range<Int>) -> Bool {
-        for i in Int(docTermStarts[d])..<Int(docTermStarts[d + 1]) where terms.contains(Int(docTerms[i])) {
+        for i in Int(docTermStarts[d])..<Int(docTermStarts[d + 1]) where terms.contains(Int(docTerms[i] & Self.docMask)) {
             return true
         }
         return false

@@ -4,6 +4,16 @@ import Synchronization
 ///
 /// A scratch is used by one query at a time: `ScratchPool` hands it out and takes it back.
 final class SearchScratch: @unchecked Sendable {
+    var accumulator = Accumulator()
+    var matches: [TermMatch] = []
+    var heap: [UInt64] = []
+    var rows: [Int32] = []
+    var path: [UInt16] = []
+}
+
+/// Per-document state of one query. A query moves it out of its scratch into a local variable,
+/// so that the hot loops work on uniquely referenced local arrays.
+struct Accumulator {
     /// `stamp[d] == generation` when document `d` has been seen by the current query.
     var stamp: [UInt32] = []
     /// Ranking key of each seen document (see `RankKey`).
@@ -14,13 +24,9 @@ final class SearchScratch: @unchecked Sendable {
     /// Documents seen by the current query, in first-seen order.
     var touched: [UInt32] = []
     var generation: UInt32 = 0
-    var matches: [TermMatch] = []
-    var heap: [UInt64] = []
-    var rows: [Int32] = []
-    var path: [UInt16] = []
 
     /// Starts a query over `documents` documents.
-    func begin(documents: Int) {
+    mutating func begin(documents: Int) {
         if stamp.count < documents {
             stamp = [UInt32](repeating: 0, count: documents)
             key = [UInt64](repeating: 0, count: documents)
@@ -34,6 +40,28 @@ final class SearchScratch: @unchecked Sendable {
             generation = 1
         }
         touched.removeAll(keepingCapacity: true)
+    }
+
+    /// Records that document `d` matches word `mark` (1-based) with `contribution`; the first word
+    /// admits documents, later words only improve documents already admitted.
+    @inline(__always)
+    mutating func record(_ d: UInt32, word mark: UInt8, contribution: UInt64, missing: UInt64) {
+        let doc = Int(d)
+        if stamp[doc] != generation {
+            guard mark == 1 else { return }
+            stamp[doc] = generation
+            key[doc] = missing << RankKey.missingShift | contribution | UInt64(d)
+            wordContribution[doc] = contribution
+            wordMark[doc] = mark
+            touched.append(d)
+        } else if wordMark[doc] != mark {
+            wordMark[doc] = mark
+            key[doc] = key[doc] - (1 << RankKey.missingShift) + contribution
+            wordContribution[doc] = contribution
+        } else if contribution < wordContribution[doc] {
+            key[doc] = key[doc] - wordContribution[doc] + contribution
+            wordContribution[doc] = contribution
+        }
     }
 }
 

@@ -2,11 +2,13 @@
 /// (children of a node are sub-ranges found by binary search on the next unit), keeping one row
 /// of the optimal-string-alignment table per depth and pruning when a row exceeds the budget.
 ///
-/// The first letter must be right (as in most engines): it bounds the walk to one subtree.
+/// The first letter must be right (as in most engines), the first two for words long enough for
+/// two typos: it bounds the walk to one subtree.
 extension IndexCore {
     func collectTypoMatches(_ word: QueryWord, scratch: SearchScratch) {
-        guard let first = word.units.first else { return }
-        let subtree = prefixRange([first])
+        let lead = Typos.exactLead(budget: word.typoBudget)
+        guard word.units.count > lead else { return }
+        let subtree = prefixRange(Array(word.units[0..<lead]))
         guard !subtree.isEmpty else { return }
         let width = word.units.count + 1
         let maxDepth = word.units.count + word.typoBudget
@@ -22,7 +24,7 @@ extension IndexCore {
                             var walker = TypoWalker(
                                 units: units, starts: starts, word: w, rows: rows, path: path,
                                 budget: Int32(word.typoBudget), isPrefix: word.isPrefix, matches: matches)
-                            walker.start(subtree: subtree)
+                            walker.start(subtree: subtree, lead: lead)
                             matches = walker.matches
                         }
                     }
@@ -49,11 +51,14 @@ private struct TypoWalker {
     @inline(__always) func length(_ term: Int) -> Int { Int(starts[term + 1] &- starts[term]) }
     @inline(__always) func unit(_ term: Int, _ position: Int) -> UInt16 { units[Int(starts[term]) &+ position] }
 
-    mutating func start(subtree: Range<Int>) {
+    mutating func start(subtree: Range<Int>, lead: Int) {
         for j in 0..<width { rows[j] = Int32(j) }
-        let minimum = nextRow(depth: 0, unit: word[0])
-        path[0] = word[0]
-        visit(lo: subtree.lowerBound, hi: subtree.upperBound, depth: 1, minimum: minimum, covered: .max)
+        var minimum: Int32 = 0
+        for depth in 0..<lead {
+            minimum = nextRow(depth: depth, unit: word[depth])
+            path[depth] = word[depth]
+        }
+        visit(lo: subtree.lowerBound, hi: subtree.upperBound, depth: lead, minimum: minimum, covered: .max)
     }
 
     /// Fills row `depth + 1` for the next unit; returns its minimum.
@@ -90,20 +95,71 @@ private struct TypoWalker {
         // Deeper nodes matter only if they can stay within the budget and do at least as well as `covered`.
         let bound = min(budget, covered)
         if minimum > bound || depth >= word.count + Int(budget) { return }
-        var child = terminal ? lo + 1 : lo
-        while child < hi {
-            let c = unit(child, depth)
-            var a = child + 1, b = hi  // end of the children starting with c
-            while a < b {
-                let mid = (a + b) >> 1
-                if unit(mid, depth) <= c { a = mid + 1 } else { b = mid }
+        let first = terminal ? lo + 1 : lo
+        guard first < hi else { return }
+        if minimum < bound {
+            // Any next unit may keep the row within bound: visit every child.
+            var child = first
+            while child < hi {
+                let c = unit(child, depth)
+                let end = upperBound(of: c, from: child + 1, to: hi, depth: depth)
+                descend(lo: child, hi: end, depth: depth, unit: c, bound: bound, covered: covered)
+                child = end
             }
-            let rowMinimum = nextRow(depth: depth, unit: c)
-            if rowMinimum <= bound {
-                path[depth] = c
-                visit(lo: child, hi: a, depth: depth + 1, minimum: rowMinimum, covered: covered)
+        } else {
+            // The row is at the bound: only a unit that matches the word where the row is within
+            // bound (or completes a transposition) can stay within it. Look those children up.
+            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 2 * width) { candidates in
+                var count = 0
+                let row = depth * width
+                for j in 1..<width where rows[row + j - 1] <= bound {
+                    candidates[count] = word[j - 1]
+                    count += 1
+                }
+                if depth > 0 {
+                    for j in 2..<max(width, 2) where word[j - 1] == path[depth - 1] && rows[row - width + j - 2] + 1 <= bound {
+                        candidates[count] = word[j - 2]
+                        count += 1
+                    }
+                }
+                var used = UnsafeMutableBufferPointer(rebasing: candidates[0..<count])
+                used.sort()
+                var previous: UInt16?
+                for c in used where c != previous {
+                    previous = c
+                    let start = lowerBound(of: c, from: first, to: hi, depth: depth)
+                    let end = upperBound(of: c, from: start, to: hi, depth: depth)
+                    if start < end { descend(lo: start, hi: end, depth: depth, unit: c, bound: bound, covered: covered) }
+                }
             }
-            child = a
         }
+    }
+
+    @inline(__always) mutating func descend(lo: Int, hi: Int, depth: Int, unit c: UInt16, bound: Int32, covered: Int32) {
+        let rowMinimum = nextRow(depth: depth, unit: c)
+        if rowMinimum <= bound {
+            path[depth] = c
+            visit(lo: lo, hi: hi, depth: depth + 1, minimum: rowMinimum, covered: covered)
+        }
+    }
+
+    /// First term in `lo..<hi` whose unit at `depth` is at least `c` (all have a unit there).
+    @inline(__always) func lowerBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
+        var a = lo, b = hi
+        while a < b {
+            let mid = (a + b) >> 1
+            if unit(mid, depth) < c { a = mid + 1 } else { b = mid }
+        }
+        return a
+    }
+
+    /// First term in `lo..<hi` whose unit at `depth` is above `c`.
+    @inline(__always) func upperBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
+        var a = lo, b = hi
+        while a < b {
+            let mid = (a + b) >> 1
+            if unit(mid, depth) <= c { a = mid + 1 } else { b = mid }
+        }
+        return a
     }
 }

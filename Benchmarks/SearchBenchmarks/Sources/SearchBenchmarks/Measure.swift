@@ -7,6 +7,19 @@ func now() -> UInt64 {
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
+/// CPU time of the calling thread in nanoseconds: unlike wall time, it leaves out the time the
+/// thread waited for a core (the machine is shared, so wall-time percentiles include preemption).
+func threadCPUTime() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// The load average over the last minute.
+func loadAverage() -> String {
+    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
+}
+
 /// Resident memory figures of this process from /proc/self/status, in MiB.
 func memory() -> (resident: Double, peak: Double) {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
@@ -40,18 +53,21 @@ struct Latencies {
     }
 }
 
-/// Times `body` once per query, `passes` times over the whole list; returns every sample.
-func timeQueries(_ queries: [String], passes: Int, _ body: (String) -> Void) -> [UInt64] {
-    var samples: [UInt64] = []
-    samples.reserveCapacity(queries.count * passes)
+/// Times `body` once per query, `passes` times over the whole list; returns every sample, as
+/// wall time and as thread CPU time.
+func timeQueries(_ queries: [String], passes: Int, _ body: (String) -> Void) -> (wall: [UInt64], cpu: [UInt64]) {
+    var wall: [UInt64] = [], cpu: [UInt64] = []
+    wall.reserveCapacity(queries.count * passes)
+    cpu.reserveCapacity(queries.count * passes)
     for _ in 0..<passes {
         for query in queries {
-            let start = now()
+            let start = now(), startCPU = threadCPUTime()
             body(query)
-            samples.append(now() - start)
+            cpu.append(threadCPUTime() - startCPU)
+            wall.append(now() - start)
         }
     }
-    return samples
+    return (wall, cpu)
 }
 
 /// Prints a line at once (standard output is a file or pipe when the run is logged).

@@ -38,10 +38,12 @@ let memoryAfterLoad = memory()
 say(String(format: "loaded %d documents in %.2f s (parse and validate; not part of the build)", documents.count, loadSeconds))
 
 start = now()
+var startCPU = threadCPUTime()
 let index = SearchIndex(documents: documents)
 let buildSeconds = Double(now() - start) / 1e9
+let buildCPUSeconds = Double(threadCPUTime() - startCPU) / 1e9
 let memoryAfterBuild = memory()
-say(String(format: "Search index build: %.2f s", buildSeconds))
+say(String(format: "Search index build: %.2f s wall, %.2f s CPU (load average %@)", buildSeconds, buildCPUSeconds, loadAverage()))
 say(String(format: "resident memory: %.0f MiB at start, %.0f MiB with documents loaded, %.0f MiB with the index (index alone ≈ %.0f MiB); peak so far %.0f MiB",
              memoryAtStart.resident, memoryAfterLoad.resident, memoryAfterBuild.resident,
              memoryAfterBuild.resident - memoryAfterLoad.resident, memoryAfterBuild.peak))
@@ -55,27 +57,32 @@ var checksum = 0
 let ourSamples = timeQueries(workload.queries, passes: 5) { query in
     checksum &+= index.search(SearchQuery(query)).total
 }
-let ours = Latencies(ourSamples)
+let ours = Latencies(ourSamples.cpu)
+say("per query, thread CPU time (wall time below it; load average \(loadAverage())):")
 say("Search        \(ours.summary)")
-let slowest = zip(workload.queries, ourSamples.prefix(workload.queries.count)).sorted { $0.1 > $1.1 }.prefix(12)
+say("  (wall)      \(Latencies(ourSamples.wall).summary)")
+let slowest = zip(workload.queries, ourSamples.cpu.prefix(workload.queries.count)).sorted { $0.1 > $1.1 }.prefix(12)
 say("  slowest: " + slowest.map { "\($0.0) \($0.1 / 1000) µs" }.joined(separator: ", "))
 if let probe = CommandLine.arguments.firstIndex(of: "--probe") {
     for query in CommandLine.arguments[(probe + 1)...] {
-        let samples = Latencies(timeQueries([query], passes: 50) { _ = index.search(SearchQuery($0)) })
+        let passes = Int(ProcessInfo.processInfo.environment["PROBE_PASSES"] ?? "") ?? 50
+        let samples = Latencies(timeQueries([query], passes: passes) { _ = index.search(SearchQuery($0)) }.cpu)
         say("  probe \(query): \(samples.summary)")
     }
 }
 if CommandLine.arguments.contains("--only-search") { exit(0) }
 
 start = now()
+startCPU = threadCPUTime()
 let fts = FTS5Engine(documents: documents)
-let ftsBuildSeconds = Double(now() - start) / 1e9
-say(String(format: "FTS5 build: %.2f s", ftsBuildSeconds))
+say(String(format: "FTS5 build: %.2f s wall, %.2f s CPU", Double(now() - start) / 1e9, Double(threadCPUTime() - startCPU) / 1e9))
 for query in workload.queries.prefix(200) { _ = fts.search(query) }
-let theirs = Latencies(timeQueries(workload.queries, passes: 1) { query in
+let theirSamples = timeQueries(workload.queries, passes: 1) { query in
     checksum &+= fts.search(query).count
-})
+}
+let theirs = Latencies(theirSamples.cpu)
 say("SQLite FTS5   \(theirs.summary)")
+say("  (wall)      \(Latencies(theirSamples.wall).summary)")
 say(String(format: "ratio FTS5 / Search: p50 %.1f×, p99 %.1f×, mean %.1f×",
              theirs.percentile(0.5) / ours.percentile(0.5), theirs.percentile(0.99) / ours.percentile(0.99),
              theirs.mean / ours.mean))
