@@ -32,10 +32,8 @@ extension IndexCore {
         {
             return hits
         }
-        var accumulator = scratch.accumulator
-        scratch.accumulator = Accumulator()
+        var accumulator = scratch.accumulator(documents: count)
         defer { scratch.accumulator = accumulator }
-        accumulator.begin(documents: count)
         let missing = UInt64(words.count - 1)
         let limit = UInt32(filter.documentLimit)
         let checkTombstones = !filter.tombstoneList.isEmpty
@@ -53,7 +51,7 @@ extension IndexCore {
                     postingCount += Int(postingStarts[match.terms.upperBound] - postingStarts[match.terms.lowerBound])
                 }
                 let oneLetter = word.isPrefix && word.units.count == 1 && heavy.initials[word.units[0]] != nil
-                if oneLetter || postingCount > accumulator.touched.count * termsPerDocument * 2 {
+                if oneLetter || postingCount > accumulator.touchedCount * termsPerDocument * 2 {
                     refineThroughDocuments(word, mark: mark, matches: scratch.matches, accumulator: &accumulator)
                     continue
                 }
@@ -82,10 +80,10 @@ extension IndexCore {
                     }
                 }
             }
-            if index == 0, accumulator.touched.isEmpty { return CoreHits(keys: [], total: 0) }
+            if index == 0, accumulator.touchedCount == 0 { return CoreHits(keys: [], total: 0) }
         }
         if words.count > 1 { markExactNames(words, accumulator: &accumulator) }
-        return CoreHits(keys: smallestKeys(need: need, accumulator: accumulator, scratch: scratch), total: accumulator.touched.count)
+        return CoreHits(keys: smallestKeys(need: need, accumulator: accumulator, scratch: scratch), total: accumulator.touchedCount)
     }
 
     /// Fills `scratch.matches` with the term ranges matching `word`.
