@@ -20,8 +20,9 @@ struct HeavyPrefixes: Sendable {
         var terms: Range<Int>
     }
 
-    /// Documents having a term that starts with a given unit, as bitsets (all names, and the name
-    /// only): a later query word of one letter is checked against them in one step per document.
+    /// Documents having a term that starts with a given one- or two-unit prefix, as bitsets (all
+    /// names, and the name only): a later query word of one or two letters ("san b", "la ba") is
+    /// checked against them in one step per document. Keyed by `initialKey`.
     struct InitialBits: Sendable {
         var any: [UInt64]
         var name: [UInt64]
@@ -29,7 +30,7 @@ struct HeavyPrefixes: Sendable {
 
     private(set) var entries: [UInt64: Entry] = [:]
     private(set) var keys: [UInt64] = []
-    private(set) var initials: [UInt16: InitialBits] = [:]
+    private(set) var initials: [UInt32: InitialBits] = [:]
 
     init() {}
 
@@ -37,23 +38,30 @@ struct HeavyPrefixes: Sendable {
         let scratch = SearchScratch()
         let maxUnits = min(policy.maxUnits, 4)
         guard maxUnits > 0 else { return }
-        // Bitsets of one-unit prefixes.
-        var start = 0
-        while start < core.termCount {
-            let unit = core.unit(start, 0)
-            let range = core.prefixRange([unit])
-            let lo = Int(core.postingStarts[range.lowerBound]), hi = Int(core.postingStarts[range.upperBound])
-            if hi - lo >= policy.minPostings {
-                let words = (core.count + 63) / 64
-                var bits = InitialBits(any: [UInt64](repeating: 0, count: words), name: [UInt64](repeating: 0, count: words))
-                for posting in core.postings[lo..<hi] {
-                    let d = Int(posting & IndexCore.docMask)
-                    bits.any[d >> 6] |= 1 << UInt64(d & 63)
-                    if posting & IndexCore.inNameFlag != 0 { bits.name[d >> 6] |= 1 << UInt64(d & 63) }
+        // Bitsets of one- and two-unit prefixes (two-unit ones only when very frequent: each costs
+        // two bits per document).
+        for length in 1...min(2, maxUnits) {
+            var start = 0
+            while start < core.termCount {
+                guard core.termLength(start) >= length else {
+                    start += 1
+                    continue
                 }
-                initials[unit] = bits
+                let prefix = (0..<length).map { core.unit(start, $0) }
+                let range = core.prefixRange(prefix)
+                let lo = Int(core.postingStarts[range.lowerBound]), hi = Int(core.postingStarts[range.upperBound])
+                if hi - lo >= policy.minPostings * (length == 1 ? 1 : 4), let key = Self.initialKey(prefix) {
+                    let words = (core.count + 63) / 64
+                    var bits = InitialBits(any: [UInt64](repeating: 0, count: words), name: [UInt64](repeating: 0, count: words))
+                    for posting in core.postings[lo..<hi] {
+                        let d = Int(posting & IndexCore.docMask)
+                        bits.any[d >> 6] |= 1 << UInt64(d & 63)
+                        if posting & IndexCore.inNameFlag != 0 { bits.name[d >> 6] |= 1 << UInt64(d & 63) }
+                    }
+                    initials[key] = bits
+                }
+                start = range.upperBound
             }
-            start = range.upperBound
         }
         for length in 1...maxUnits {
             var start = 0
@@ -74,6 +82,15 @@ struct HeavyPrefixes: Sendable {
                 }
                 start = range.upperBound
             }
+        }
+    }
+
+    /// Packs one or two units; nil otherwise.
+    static func initialKey(_ units: [UInt16]) -> UInt32? {
+        switch units.count {
+        case 1: return UInt32(units[0]) << 16
+        case 2: return UInt32(units[0]) << 16 | UInt32(units[1])
+        default: return nil
         }
     }
 

@@ -50,8 +50,8 @@ extension IndexCore {
                 for match in scratch.matches {
                     postingCount += Int(postingStarts[match.terms.upperBound] - postingStarts[match.terms.lowerBound])
                 }
-                let oneLetter = word.isPrefix && word.units.count == 1 && heavy.initials[word.units[0]] != nil
-                if oneLetter || postingCount > accumulator.touchedCount * termsPerDocument * 2 {
+                let hasBits = word.isPrefix && HeavyPrefixes.initialKey(word.units).map { heavy.initials[$0] != nil } == true
+                if hasBits || postingCount > accumulator.touchedCount * termsPerDocument * 2 {
                     refineThroughDocuments(word, mark: mark, matches: scratch.matches, accumulator: &accumulator)
                     continue
                 }
@@ -102,18 +102,18 @@ extension IndexCore {
         }
     }
 
-    /// Applies a later word to the admitted documents by reading each one's terms (or, for one
-    /// letter, the precomputed bitsets).
+    /// Applies a later word to the admitted documents by reading each one's terms (or, for one or
+    /// two letters, the precomputed bitsets).
     private func refineThroughDocuments(_ word: QueryWord, mark: UInt8, matches: [TermMatch], accumulator: inout Accumulator) {
         let alternate = RankKey.contribution(typos: 0, prefix: true, alternate: true)
         let name = RankKey.contribution(typos: 0, prefix: true, alternate: false)
-        if word.isPrefix, word.units.count == 1, let bits = heavy.initials[word.units[0]] {
+        if word.isPrefix, word.typoBudget == 0, let key = HeavyPrefixes.initialKey(word.units), let bits = heavy.initials[key] {
             for d in accumulator.touched {
                 let (index, bit) = (Int(d) >> 6, UInt64(1) << UInt64(d & 63))
                 guard bits.any[index] & bit != 0 else { continue }
                 accumulator.record(d, word: mark, contribution: bits.name[index] & bit != 0 ? name : alternate, missing: 0)
             }
-            // The term equal to the letter, if any, makes an exact word match.
+            // The term equal to the word, if any, makes an exact word match.
             if let exact = matches.first?.exactTerm, exact >= 0 {
                 for i in Int(postingStarts[exact])..<Int(postingStarts[exact + 1]) {
                     let posting = postings[i]

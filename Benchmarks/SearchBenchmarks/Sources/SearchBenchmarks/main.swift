@@ -54,7 +54,8 @@ say("workload: \(workload.queries.count) queries (every prefix of \(workload.nam
 // Our engine: warm up, then 5 passes.
 for query in workload.queries { _ = index.search(SearchQuery(query)) }
 var checksum = 0
-let ourSamples = timeQueries(workload.queries, passes: 5) { query in
+let ourPasses = Int(ProcessInfo.processInfo.environment["SEARCH_PASSES"] ?? "") ?? 5
+let ourSamples = timeQueries(workload.queries, passes: ourPasses) { query in
     checksum &+= index.search(SearchQuery(query)).total
 }
 let ours = Latencies(ourSamples.cpu)
