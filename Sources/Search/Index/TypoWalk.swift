@@ -16,13 +16,17 @@ extension IndexCore {
         if scratch.path.count < maxDepth + 2 { scratch.path = [UInt16](repeating: 0, count: maxDepth + 2) }
         var matches = scratch.matches
         scratch.matches = []
+        runEnds[0].withUnsafeBufferPointer { ends1 in
+        runEnds[1].withUnsafeBufferPointer { ends2 in
+        runEnds[2].withUnsafeBufferPointer { ends3 in
+        termKeys.withUnsafeBufferPointer { keys in
         termUnits.withUnsafeBufferPointer { units in
             termStarts.withUnsafeBufferPointer { starts in
                 word.units.withUnsafeBufferPointer { w in
                     scratch.rows.withUnsafeMutableBufferPointer { rows in
                         scratch.path.withUnsafeMutableBufferPointer { path in
                             var walker = TypoWalker(
-                                units: units, starts: starts, word: w, rows: rows, path: path,
+                                units: units, starts: starts, keys: keys, runEnds: (ends1, ends2, ends3), word: w, rows: rows, path: path,
                                 budget: Int32(word.typoBudget), isPrefix: word.isPrefix, matches: matches)
                             walker.start(subtree: subtree, lead: lead)
                             matches = walker.matches
@@ -30,6 +34,10 @@ extension IndexCore {
                     }
                 }
             }
+        }
+        }
+        }
+        }
         }
         scratch.matches = matches
     }
@@ -39,6 +47,8 @@ extension IndexCore {
 private struct TypoWalker {
     let units: UnsafeBufferPointer<UInt16>
     let starts: UnsafeBufferPointer<UInt32>
+    let keys: UnsafeBufferPointer<UInt64>
+    let runEnds: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>)
     let word: UnsafeBufferPointer<UInt16>
     let rows: UnsafeMutableBufferPointer<Int32>
     let path: UnsafeMutableBufferPointer<UInt16>
@@ -49,7 +59,11 @@ private struct TypoWalker {
     var width: Int { word.count + 1 }
 
     @inline(__always) func length(_ term: Int) -> Int { Int(starts[term + 1] &- starts[term]) }
-    @inline(__always) func unit(_ term: Int, _ position: Int) -> UInt16 { units[Int(starts[term]) &+ position] }
+    @inline(__always) func unit(_ term: Int, _ position: Int) -> UInt16 {
+        position < 4
+            ? UInt16(truncatingIfNeeded: keys[term] >> UInt64(48 - 16 * position))
+            : units[Int(starts[term]) &+ position]
+    }
 
     mutating func start(subtree: Range<Int>, lead: Int) {
         for j in 0..<width { rows[j] = Int32(j) }
@@ -102,7 +116,7 @@ private struct TypoWalker {
             var child = first
             while child < hi {
                 let c = unit(child, depth)
-                let end = upperBound(of: c, from: child + 1, to: hi, depth: depth)
+                let end = childEnd(child, depth: depth, unit: c, hi: hi)
                 descend(lo: child, hi: end, depth: depth, unit: c, bound: bound, covered: covered)
                 child = end
             }
@@ -140,6 +154,16 @@ private struct TypoWalker {
         if rowMinimum <= bound {
             path[depth] = c
             visit(lo: lo, hi: hi, depth: depth + 1, minimum: rowMinimum, covered: covered)
+        }
+    }
+
+    /// End of the run of children starting at `child` (all with unit `c` at `depth`).
+    @inline(__always) func childEnd(_ child: Int, depth: Int, unit c: UInt16, hi: Int) -> Int {
+        switch depth {
+        case 1: return Int(runEnds.0[child])
+        case 2: return Int(runEnds.1[child])
+        case 3: return Int(runEnds.2[child])
+        default: return upperBound(of: c, from: child + 1, to: hi, depth: depth)
         }
     }
 
