@@ -139,11 +139,17 @@ private struct TypoWalker {
                 var used = UnsafeMutableBufferPointer(rebasing: candidates[0..<count])
                 used.sort()
                 var previous: UInt16?
+                var from = first
                 for c in used where c != previous {
                     previous = c
-                    let start = lowerBound(of: c, from: first, to: hi, depth: depth)
-                    let end = upperBound(of: c, from: start, to: hi, depth: depth)
-                    if start < end { descend(lo: start, hi: end, depth: depth, unit: c, bound: bound, covered: covered) }
+                    // Candidates ascend, so each search starts where the previous one ended.
+                    let start = lowerBound(of: c, from: from, to: hi, depth: depth)
+                    guard start < hi else { break }
+                    from = start
+                    guard unit(start, depth) == c else { continue }
+                    let end = childEnd(start, depth: depth, unit: c, hi: hi)
+                    descend(lo: start, hi: end, depth: depth, unit: c, bound: bound, covered: covered)
+                    from = end
                 }
             }
         }
