@@ -1,3 +1,7 @@
+import Dispatch
+import Foundation
+import Synchronization
+
 /// Precomputed answers for short prefixes that match many documents ("s", "sa", "san"...):
 /// their best documents and total, so the first keystrokes cost a lookup, not a scan of
 /// tens of thousands of postings. Used for one-word prefix queries without filters.
@@ -35,7 +39,6 @@ struct HeavyPrefixes: Sendable {
     init() {}
 
     init(core: IndexCore, policy: Policy) {
-        let scratch = SearchScratch()
         let maxUnits = min(policy.maxUnits, 4)
         guard maxUnits > 0 else { return }
         // Bitsets of one- and two-unit prefixes (two-unit ones only when very frequent: each costs
@@ -63,6 +66,8 @@ struct HeavyPrefixes: Sendable {
                 start = range.upperBound
             }
         }
+        // The frequent prefixes, then their answers computed by the general path, in parallel.
+        var work: [(key: UInt64, prefix: [UInt16], terms: Range<Int>)] = []
         for length in 1...maxUnits {
             var start = 0
             while start < core.termCount {
@@ -73,15 +78,28 @@ struct HeavyPrefixes: Sendable {
                 let prefix = (0..<length).map { core.unit(start, $0) }
                 let range = core.prefixRange(prefix)
                 let postings = Int(core.postingStarts[range.upperBound] - core.postingStarts[range.lowerBound])
-                if postings >= policy.minPostings, let key = Self.key(prefix) {
-                    let word = QueryWord(units: prefix, isPrefix: true, isCJK: false)
-                    let filter = CoreFilter(countryMask: nil, documentLimit: core.count, tombstones: [], tombstoneList: [])
-                    let hits = core.search([word], filter: filter, need: policy.keep, scratch: scratch, useHeavy: false)
-                    entries[key] = Entry(keys: keys.count..<keys.count + hits.keys.count, total: hits.total, terms: range)
-                    keys.append(contentsOf: hits.keys)
-                }
+                if postings >= policy.minPostings, let key = Self.key(prefix) { work.append((key, prefix, range)) }
                 start = range.upperBound
             }
+        }
+        let items = work
+        let chunks = min(items.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        guard chunks > 0 else { return }
+        let answers = Mutex<[[CoreHits]]>(Array(repeating: [], count: chunks))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let scratch = SearchScratch()
+            let filter = CoreFilter(countryMask: nil, documentLimit: core.count, tombstones: [], tombstoneList: [])
+            let hits = stride(from: chunk, to: items.count, by: chunks).map { i in
+                let word = QueryWord(units: items[i].prefix, isPrefix: true, isCJK: false)
+                return core.search([word], filter: filter, need: policy.keep, scratch: scratch, useHeavy: false)
+            }
+            answers.withLock { $0[chunk] = hits }
+        }
+        let computed = answers.withLock { $0 }
+        for (i, item) in work.enumerated() {
+            let hits = computed[i % chunks][i / chunks]
+            entries[item.key] = Entry(keys: keys.count..<keys.count + hits.keys.count, total: hits.total, terms: item.terms)
+            keys.append(contentsOf: hits.keys)
         }
     }
 
