@@ -68,7 +68,7 @@ let package = Package(
 
         .testTarget(name: "RxTests", dependencies: ["Rx", "RxTest"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Rx", "RxTest"]),
-        .testTarget(name: "SearchTests", dependencies: ["Search"]),
+        .testTarget(name: "SearchTests", dependencies: ["Search"], resources: [.copy("Resources")]),
         .testTarget(name: "SignalboxTests", dependencies: ["Signalbox", "Rx", "RxTest", "HTTP", "Search"]),
     ]
 )

@@ -107,6 +107,10 @@ final class Connection: @unchecked Sendable {
         if reason != "peer closed" {
             core.logger.debug("connection closed", metadata: ["remote": "\(remote)", "reason": "\(reason)"])
         }
+        // Requests that never got their whole answer still get their access-log line.
+        for exchange in exchanges where exchange.head != nil {
+            log(exchange, outcome: reason)
+        }
         close()
     }
 
@@ -123,7 +127,7 @@ final class Connection: @unchecked Sendable {
         reading = nil
         for exchange in cancelled {
             if exchange.isStream && exchange.responded && !exchange.finished { core.streamClosed() }
-            exchange.sink?.cancel()
+            exchange.retire(cancelling: true)
         }
         pending = []
         if let writeSource {
@@ -153,7 +157,7 @@ final class Connection: @unchecked Sendable {
         guard pendingOffset >= pending.count else { return }
         shutdown(fd, Int32(SHUT_WR))
         state = .lingering(since: Clock.now())
-        for exchange in exchanges { exchange.sink?.cancel() }
+        for exchange in exchanges { exchange.retire(cancelling: true) }
         exchanges.removeAll()
     }
 
@@ -340,11 +344,12 @@ final class Connection: @unchecked Sendable {
             }
             guard first.finished else { break }
             exchanges.removeFirst()
+            first.retire(cancelling: false)
             answered = true
             log(first)
             if first.closeAfter {
                 stopReadingRequests = true
-                for rest in exchanges { rest.sink?.cancel() }
+                for rest in exchanges { rest.retire(cancelling: true) }
                 exchanges.removeAll()
                 closeWhenWritten = true
                 break
@@ -446,9 +451,13 @@ final class Connection: @unchecked Sendable {
 
     // MARK: Logging
 
-    private func log(_ exchange: Exchange) {
+    /// The access-log line and metrics of one request; `outcome` says why it
+    /// ended early (its status is then what was sent, or 0 when nothing was).
+    private func log(_ exchange: Exchange, outcome: String? = nil) {
         let duration = Clock.now() &- exchange.started
-        worker.metrics.recordRequest(routeID: exchange.routeID, route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
+        if outcome == nil {
+            worker.metrics.recordRequest(routeID: exchange.routeID, route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
+        }
         core.logger.info("request", metadata: [
             "method": "\(exchange.methodName)",
             "path": "\(exchange.path)",
@@ -456,6 +465,7 @@ final class Connection: @unchecked Sendable {
             "bytes": "\(exchange.bytesSent)",
             "duration_ms": "\(Double(duration / 1000) / 1000)",
             "request_id": "\(exchange.requestID)",
+            "outcome": "\(outcome ?? "complete")",
         ])
     }
 }

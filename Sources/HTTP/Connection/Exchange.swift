@@ -27,11 +27,19 @@ final class Exchange {
     var lastOutput: UInt64 = 0
     var status = 0
     var bytesSent = 0
+    /// The responder's handle; it points back here, so it is dropped when the
+    /// exchange leaves the connection (`retire`) to break the cycle.
     var sink: ResponseSink?
 
     init(head: RequestHead?, started: UInt64) {
         self.head = head
         self.started = started
+    }
+
+    /// Leaves the connection: stops the responder's work if asked, and drops the sink.
+    func retire(cancelling: Bool) {
+        if cancelling { sink?.cancel() }
+        sink = nil
     }
 
     var isHeadRequest: Bool { head?.request.method == .head }

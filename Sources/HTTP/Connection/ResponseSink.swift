@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The handle a responder uses to answer one request, from any thread.
 ///
@@ -10,7 +9,7 @@ final class ResponseSink: @unchecked Sendable {
     private let connection: Connection
     /// Touched only on the connection's worker queue.
     let exchange: Exchange
-    private let cancellation = Mutex<Cancellation>(.none)
+    private let cancellation = Locked<Cancellation>(.none)
 
     private enum Cancellation {
         case none

@@ -1,5 +1,4 @@
 import HTTPTypes
-import Synchronization
 
 /// Maps method and path patterns to handlers.
 ///
@@ -34,7 +33,7 @@ public final class Router: Sendable {
         let handler: Handler
     }
 
-    private let routes = Mutex<[Route]>([])
+    private let routes = Locked<[Route]>([])
 
     /// Creates an empty router.
     public init() {}

@@ -18,7 +18,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
     let core: ServerCore
     private let workers: [Worker]
-    private let listener = Mutex<Listener?>(nil)
+    private let listener = Locked<Listener?>(nil)
     private let lifecycleEvents = PublishRelay<LifecycleEvent>()
 
     /// The server's life as it happens: `started`, `draining`, `stopped`.

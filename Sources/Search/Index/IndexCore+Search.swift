@@ -32,28 +32,30 @@ extension IndexCore {
         {
             return hits
         }
-        scratch.begin(documents: count)
-        let generation = scratch.generation
-        let wordCount = UInt64(words.count)
+        var accumulator = scratch.accumulator(documents: count)
+        defer { scratch.accumulator = accumulator }
+        let missing = UInt64(words.count - 1)
         let limit = UInt32(filter.documentLimit)
         let checkTombstones = !filter.tombstoneList.isEmpty
+        let termsPerDocument = max(1, docTerms.count / max(count, 1))
 
         for (index, word) in words.enumerated() {
-            scratch.matches.removeAll(keepingCapacity: true)
-            if word.typoBudget == 0 {
-                if word.isPrefix {
-                    let range = prefixRange(word.units)
-                    if !range.isEmpty {
-                        let exact = termLength(range.lowerBound) == word.units.count ? range.lowerBound : -1
-                        scratch.matches.append(TermMatch(terms: range, typos: 0, exactTerm: exact))
-                    }
-                } else if let term = exactTerm(word.units) {
-                    scratch.matches.append(TermMatch(terms: term..<term + 1, typos: 0, exactTerm: term))
-                }
-            } else {
-                collectTypoMatches(word, scratch: scratch)
-            }
+            collectMatches(word, scratch: scratch)
             let mark = UInt8(index + 1)
+            let single = words.count == 1
+            if index > 0 {
+                // Later words only refine admitted documents: check them through the forward index
+                // when that is cheaper than reading the word's postings.
+                var postingCount = 0
+                for match in scratch.matches {
+                    postingCount += Int(postingStarts[match.terms.upperBound] - postingStarts[match.terms.lowerBound])
+                }
+                let hasBits = word.isPrefix && HeavyPrefixes.initialKey(word.units).map { heavy.initials[$0] != nil } == true
+                if hasBits || postingCount > accumulator.touchedCount * termsPerDocument * 2 {
+                    refineThroughDocuments(word, mark: mark, matches: scratch.matches, accumulator: &accumulator)
+                    continue
+                }
+            }
             for match in scratch.matches {
                 for term in match.terms {
                     // One word: exact means the term is a whole name (the flag); several words: the
@@ -64,65 +66,99 @@ extension IndexCore {
                         let posting = postings[i]
                         let d = posting & Self.docMask
                         if d >= limit { break }
-                        let doc = Int(d)
-                        let exact = equal && (words.count > 1 || posting & Self.wholeNameFlag != 0)
+                        if index == 0 {
+                            if let mask = filter.countryMask {
+                                let country = countries[Int(d)]
+                                if country == CountryCode.none || !mask[Int(country)] { continue }
+                            }
+                            if checkTombstones, filter.tombstones[Int(d) >> 6] & (1 << UInt64(d & 63)) != 0 { continue }
+                        }
+                        let exact = equal && (!single || posting & Self.wholeNameFlag != 0)
                         let contribution = typos | (exact ? 0 : 1 << RankKey.prefixShift)
                             | (posting & Self.inNameFlag != 0 ? 0 : 1 << RankKey.alternateShift)
-                        if index == 0 {
-                            if scratch.stamp[doc] != generation {
-                                if let mask = filter.countryMask {
-                                    let country = countries[doc]
-                                    if country == CountryCode.none || !mask[Int(country)] { continue }
-                                }
-                                if checkTombstones, filter.tombstones[doc >> 6] & (1 << UInt64(doc & 63)) != 0 { continue }
-                                scratch.stamp[doc] = generation
-                                scratch.key[doc] = (wordCount - 1) << RankKey.missingShift | contribution | UInt64(d)
-                                scratch.wordContribution[doc] = contribution
-                                scratch.wordMark[doc] = mark
-                                scratch.touched.append(d)
-                            } else if contribution < scratch.wordContribution[doc] {
-                                scratch.key[doc] = scratch.key[doc] - scratch.wordContribution[doc] + contribution
-                                scratch.wordContribution[doc] = contribution
-                            }
-                        } else {
-                            guard scratch.stamp[doc] == generation else { continue }
-                            if scratch.wordMark[doc] != mark {
-                                scratch.wordMark[doc] = mark
-                                scratch.key[doc] = scratch.key[doc] - (1 << RankKey.missingShift) + contribution
-                                scratch.wordContribution[doc] = contribution
-                            } else if contribution < scratch.wordContribution[doc] {
-                                scratch.key[doc] = scratch.key[doc] - scratch.wordContribution[doc] + contribution
-                                scratch.wordContribution[doc] = contribution
-                            }
+                        accumulator.record(d, word: mark, contribution: contribution, missing: missing)
+                    }
+                }
+            }
+            if index == 0, accumulator.touchedCount == 0 { return CoreHits(keys: [], total: 0) }
+        }
+        if words.count > 1 { markExactNames(words, accumulator: &accumulator) }
+        return CoreHits(keys: smallestKeys(need: need, accumulator: accumulator, scratch: scratch), total: accumulator.touchedCount)
+    }
+
+    /// Fills `scratch.matches` with the term ranges matching `word`.
+    private func collectMatches(_ word: QueryWord, scratch: SearchScratch) {
+        scratch.matches.removeAll(keepingCapacity: true)
+        if word.typoBudget > 0 {
+            collectTypoMatches(word, scratch: scratch)
+        } else if word.isPrefix {
+            let range = prefixRange(word.units)
+            if !range.isEmpty {
+                let exact = termLength(range.lowerBound) == word.units.count ? range.lowerBound : -1
+                scratch.matches.append(TermMatch(terms: range, typos: 0, exactTerm: exact))
+            }
+        } else if let term = exactTerm(word.units) {
+            scratch.matches.append(TermMatch(terms: term..<term + 1, typos: 0, exactTerm: term))
+        }
+    }
+
+    /// Applies a later word to the admitted documents by reading each one's terms (or, for one or
+    /// two letters, the precomputed bitsets).
+    private func refineThroughDocuments(_ word: QueryWord, mark: UInt8, matches: [TermMatch], accumulator: inout Accumulator) {
+        let alternate = RankKey.contribution(typos: 0, prefix: true, alternate: true)
+        let name = RankKey.contribution(typos: 0, prefix: true, alternate: false)
+        if word.isPrefix, word.typoBudget == 0, let key = HeavyPrefixes.initialKey(word.units), let bits = heavy.initials[key] {
+            for d in accumulator.touched {
+                let (index, bit) = (Int(d) >> 6, UInt64(1) << UInt64(d & 63))
+                guard bits.any[index] & bit != 0 else { continue }
+                accumulator.record(d, word: mark, contribution: bits.name[index] & bit != 0 ? name : alternate, missing: 0)
+            }
+            // The term equal to the word, if any, makes an exact word match.
+            if let exact = matches.first?.exactTerm, exact >= 0 {
+                for i in Int(postingStarts[exact])..<Int(postingStarts[exact + 1]) {
+                    let posting = postings[i]
+                    let contribution = RankKey.contribution(typos: 0, prefix: false, alternate: posting & Self.inNameFlag == 0)
+                    accumulator.record(posting & Self.docMask, word: mark, contribution: contribution, missing: 0)
+                }
+            }
+            return
+        }
+        docTerms.withUnsafeBufferPointer { docTerms in
+            docTermStarts.withUnsafeBufferPointer { starts in
+                for d in accumulator.touched {
+                    for i in Int(starts[Int(d)])..<Int(starts[Int(d) + 1]) {
+                        let entry = docTerms[i]
+                        let term = Int(entry & Self.docMask)
+                        for match in matches where match.terms.contains(term) {
+                            let exact = !word.isPrefix || term == match.exactTerm
+                            let contribution = RankKey.contribution(typos: match.typos, prefix: !exact, alternate: entry & Self.inNameFlag == 0)
+                            accumulator.record(d, word: mark, contribution: contribution, missing: 0)
                         }
                     }
                 }
             }
-            if index == 0, scratch.touched.isEmpty { return CoreHits(keys: [], total: 0) }
         }
-        if words.count > 1 { markExactNames(words, scratch: scratch) }
-        return CoreHits(keys: smallestKeys(need: need, scratch: scratch), total: scratch.touched.count)
     }
 
     /// Several words: a document is an exact match when all words matched equal terms and one of
     /// its names is exactly the query; the prefix field becomes 0 (exact) or 1.
-    private func markExactNames(_ words: [QueryWord], scratch: SearchScratch) {
+    private func markExactNames(_ words: [QueryWord], accumulator: inout Accumulator) {
         let hash = NameHash.hash(words.map(\.units))
         let field: UInt64 = 0xF << RankKey.prefixShift
-        for d in scratch.touched {
+        for d in accumulator.touched {
             let doc = Int(d)
-            let key = scratch.key[doc]
+            let key = accumulator.key[doc]
             let exact = key & (0xF << RankKey.missingShift | field) == 0 && document(doc, hasNameHash: hash)
-            scratch.key[doc] = key & ~field | (exact ? 0 : 1 << RankKey.prefixShift)
+            accumulator.key[doc] = key & ~field | (exact ? 0 : 1 << RankKey.prefixShift)
         }
     }
 
     /// The `need` smallest keys of the touched documents, ascending (a bounded max-heap).
-    private func smallestKeys(need: Int, scratch: SearchScratch) -> [UInt64] {
-        let touched = scratch.touched
+    private func smallestKeys(need: Int, accumulator: Accumulator, scratch: SearchScratch) -> [UInt64] {
+        let touched = accumulator.touched
         if need == 0 { return [] }
         if touched.count <= need * 4 {
-            var keys = touched.map { scratch.key[Int($0)] }
+            var keys = touched.map { accumulator.key[Int($0)] }
             keys.sort()
             return Array(keys.prefix(need))
         }
@@ -130,7 +166,7 @@ extension IndexCore {
         scratch.heap = []
         heap.removeAll(keepingCapacity: true)
         for d in touched {
-            let key = scratch.key[Int(d)]
+            let key = accumulator.key[Int(d)]
             if heap.count < need {
                 heap.append(key)
                 var child = heap.count - 1

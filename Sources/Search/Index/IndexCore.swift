@@ -15,12 +15,20 @@ final class IndexCore: Sendable {
     /// Sorted terms: term `t` is `termUnits[termStarts[t]..<termStarts[t + 1]]` (folded UTF-16).
     let termUnits: [UInt16]
     let termStarts: [UInt32]
+    /// The first four units of each term packed big-endian (0 past the end): binary searches on
+    /// the first levels read this one compact array instead of two scattered ones.
+    let termKeys: [UInt64]
+    /// `runEnds[d - 1][t]`: one past the last term sharing the first `d + 1` units with term `t`
+    /// (`d` = 1...3): the end of `t`'s child range under its depth-`d` node, so the typo walk steps
+    /// from child to child near the root without binary searches.
+    let runEnds: [[UInt32]]
     /// Postings of term `t`: `postings[postingStarts[t]..<postingStarts[t + 1]]`, ascending document
     /// numbers; bit 31 marks a term found in the document's name (not only in an alternate name),
     /// bit 30 a term that is by itself a whole name or alternate name of the document.
     let postings: [UInt32]
     let postingStarts: [UInt32]
-    /// Forward index: the terms of document `d` are `docTerms[docTermStarts[d]..<docTermStarts[d + 1]]`.
+    /// Forward index: the terms of document `d` are `docTerms[docTermStarts[d]..<docTermStarts[d + 1]]`,
+    /// with the same flags as postings in bits 30-31.
     let docTerms: [UInt32]
     let docTermStarts: [UInt32]
     /// `NameHash` of each name of two or more words of document `d`:
@@ -50,6 +58,8 @@ final class IndexCore: Sendable {
         countries = core.countries
         termUnits = core.termUnits
         termStarts = core.termStarts
+        termKeys = core.termKeys
+        runEnds = core.runEnds
         postings = core.postings
         postingStarts = core.postingStarts
         docTerms = core.docTerms
@@ -60,8 +70,9 @@ final class IndexCore: Sendable {
     }
 
     private init(documents unordered: [Document]) {
+        let unorderedRanks = unordered.map(\.rank)
         let order = unordered.indices.sorted { a, b in
-            let (x, y) = (unordered[a].rank, unordered[b].rank)
+            let (x, y) = (unorderedRanks[a], unorderedRanks[b])
             return x != y ? x > y : a < b
         }
         let documents = order.map { unordered[$0] }
@@ -143,13 +154,25 @@ final class IndexCore: Sendable {
         }
         self.termUnits = termUnits
         self.termStarts = termStarts
+        termKeys = sortKeys.map(\.key)
+        runEnds = (1...3).map { depth in
+            let shift = UInt64(16 * (3 - depth))
+            var ends = [UInt32](repeating: 0, count: termCount)
+            var t = termCount - 1
+            while t >= 0 {
+                let same = t + 1 < termCount && sortKeys[t + 1].key >> shift == sortKeys[t].key >> shift
+                ends[t] = same ? ends[t + 1] : UInt32(t + 1)
+                t -= 1
+            }
+            return ends
+        }
 
         // 3. Postings (counting sort by term; documents visited in order keep each list sorted).
         var postingStarts = [UInt32](repeating: 0, count: termCount + 1)
         var docTerms = [UInt32](repeating: 0, count: provisional.count)
         for (i, entry) in provisional.enumerated() {
             let term = renumber[Int(entry >> 2)]
-            docTerms[i] = term
+            docTerms[i] = term | (entry & 1 != 0 ? Self.inNameFlag : 0) | (entry & 2 != 0 ? Self.wholeNameFlag : 0)
             postingStarts[Int(term) + 1] += 1
         }
         for t in 0..<termCount { postingStarts[t + 1] += postingStarts[t] }
@@ -157,7 +180,7 @@ final class IndexCore: Sendable {
         var postings = [UInt32](repeating: 0, count: provisional.count)
         for d in 0..<documents.count {
             for i in Int(provisionalStarts[d])..<Int(provisionalStarts[d + 1]) {
-                let term = Int(docTerms[i])
+                let term = Int(docTerms[i] & Self.docMask)
                 let flags = provisional[i] & 3
                 postings[Int(fill[term])] = UInt32(d) | (flags & 1 != 0 ? Self.inNameFlag : 0) | (flags & 2 != 0 ? Self.wholeNameFlag : 0)
                 fill[term] += 1
@@ -177,20 +200,30 @@ final class IndexCore: Sendable {
     }
 
     @inline(__always) func unit(_ term: Int, _ position: Int) -> UInt16 {
-        termUnits[Int(termStarts[term]) + position]
+        position < 4
+            ? UInt16(truncatingIfNeeded: termKeys[term] >> UInt64(48 - 16 * position))
+            : termUnits[Int(termStarts[term]) + position]
     }
 
     func termString(_ term: Int) -> String {
         String(decoding: termUnits[Int(termStarts[term])..<Int(termStarts[term + 1])], as: UTF16.self)
     }
 
-    /// Compares term `term` with `word`, looking at most at `word.count` units when `prefixOnly`.
-    private func compare(_ term: Int, _ word: [UInt16], prefixOnly: Bool) -> Int {
+    /// Compares term `term` with `word` (`wordKey`: its first four units packed like `termKeys`),
+    /// looking at most at `word.count` units when `prefixOnly`.
+    @inline(__always)
+    private func compare(_ term: Int, _ word: [UInt16], wordKey: UInt64, prefixOnly: Bool) -> Int {
+        let packed = min(word.count, 4)
+        let mask: UInt64 = packed == 0 ? 0 : ~0 << UInt64(16 * (4 - packed))
+        let key = termKeys[term] & mask
+        if key != wordKey & mask { return key < wordKey & mask ? -1 : 1 }
         let start = Int(termStarts[term]), length = termLength(term)
         let n = min(length, word.count)
-        for i in 0..<n {
+        var i = packed
+        while i < n {
             let a = termUnits[start + i], b = word[i]
             if a != b { return a < b ? -1 : 1 }
+            i += 1
         }
         if length == word.count || (prefixOnly && length > word.count) { return 0 }
         return length < word.count ? -1 : 1
@@ -198,16 +231,18 @@ final class IndexCore: Sendable {
 
     /// The range of terms that start with `word`.
     func prefixRange(_ word: [UInt16]) -> Range<Int> {
+        var wordKey: UInt64 = 0
+        for i in 0..<4 { wordKey = wordKey << 16 | (i < word.count ? UInt64(word[i]) : 0) }
         var lo = 0, hi = termCount
         while lo < hi {  // first term >= word
             let mid = (lo + hi) / 2
-            if compare(mid, word, prefixOnly: false) < 0 { lo = mid + 1 } else { hi = mid }
+            if compare(mid, word, wordKey: wordKey, prefixOnly: false) < 0 { lo = mid + 1 } else { hi = mid }
         }
         let start = lo
         hi = termCount
         while lo < hi {  // first term past the prefix
             let mid = (lo + hi) / 2
-            if compare(mid, word, prefixOnly: true) == 0 { lo = mid + 1 } else { hi = mid }
+            if compare(mid, word, wordKey: wordKey, prefixOnly: true) == 0 { lo = mid + 1 } else { hi = mid }
         }
         return start..<lo
     }
@@ -236,7 +271,7 @@ final class IndexCore: Sendable {
 
     /// Whether document `d` has a term in `terms`.
     func document(_ d: Int, hasTermIn terms: Range<Int>) -> Bool {
-        for i in Int(docTermStarts[d])..<Int(docTermStarts[d + 1]) where terms.contains(Int(docTerms[i])) {
+        for i in Int(docTermStarts[d])..<Int(docTermStarts[d + 1]) where terms.contains(Int(docTerms[i] & Self.docMask)) {
             return true
         }
         return false

@@ -112,10 +112,12 @@ public final class SearchIndex: Sendable {
             }
             return (Array(merged.prefix(need)), base.total + delta.total)
         }
+        var buffer = TokenBuffer()
+        buffer.reserve(units: 64)
         let hits = ranked.dropFirst(parsed.offset).map { entry in
             let document = entry.core.documents[RankKey.document(entry.key)]
             return Hit(
-                document: document, highlight: Highlighter.ranges(in: document.name, words: parsed.words),
+                document: document, highlight: Highlighter.ranges(in: document.name, words: parsed.words, buffer: &buffer),
                 wordsMatched: parsed.words.count - RankKey.missing(entry.key), typos: RankKey.typos(entry.key))
         }
         return SearchResult(query: query.text, total: total, hits: hits)

@@ -4,36 +4,93 @@ import Synchronization
 ///
 /// A scratch is used by one query at a time: `ScratchPool` hands it out and takes it back.
 final class SearchScratch: @unchecked Sendable {
-    /// `stamp[d] == generation` when document `d` has been seen by the current query.
-    var stamp: [UInt32] = []
-    /// Ranking key of each seen document (see `RankKey`).
-    var key: [UInt64] = []
-    /// Contribution of the current word to `key[d]`, and which word it belongs to.
-    var wordContribution: [UInt64] = []
-    var wordMark: [UInt8] = []
-    /// Documents seen by the current query, in first-seen order.
-    var touched: [UInt32] = []
-    var generation: UInt32 = 0
+    /// Per-document state, sized for the largest core searched so far; owned (freed) here.
+    var accumulator = Accumulator(capacity: 0)
     var matches: [TermMatch] = []
     var heap: [UInt64] = []
     var rows: [Int32] = []
     var path: [UInt16] = []
 
-    /// Starts a query over `documents` documents.
-    func begin(documents: Int) {
-        if stamp.count < documents {
-            stamp = [UInt32](repeating: 0, count: documents)
-            key = [UInt64](repeating: 0, count: documents)
-            wordContribution = [UInt64](repeating: 0, count: documents)
-            wordMark = [UInt8](repeating: 0, count: documents)
-            generation = 0
+    deinit { accumulator.deallocate() }
+
+    /// The accumulator, ready for a query over `documents` documents.
+    func accumulator(documents: Int) -> Accumulator {
+        if accumulator.capacity < documents {
+            accumulator.deallocate()
+            accumulator = Accumulator(capacity: documents)
         }
+        accumulator.begin()
+        return accumulator
+    }
+}
+
+/// Per-document state of one query, in raw memory (no bounds or uniqueness checks in the hot
+/// loop). A query copies it out of its scratch into a local variable and writes it back.
+struct Accumulator {
+    let capacity: Int
+    /// `stamp[d] == generation` when document `d` has been seen by the current query.
+    let stamp: UnsafeMutablePointer<UInt32>
+    /// Ranking key of each seen document (see `RankKey`).
+    let key: UnsafeMutablePointer<UInt64>
+    /// Contribution of the current word to `key[d]`, and which word it belongs to.
+    let wordContribution: UnsafeMutablePointer<UInt64>
+    let wordMark: UnsafeMutablePointer<UInt8>
+    /// Documents seen by the current query, in first-seen order: `touched[0..<touchedCount]`.
+    let touchedStorage: UnsafeMutablePointer<UInt32>
+    var touchedCount = 0
+    var generation: UInt32 = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        stamp = .allocate(capacity: max(capacity, 1))
+        stamp.initialize(repeating: 0, count: max(capacity, 1))
+        key = .allocate(capacity: max(capacity, 1))
+        wordContribution = .allocate(capacity: max(capacity, 1))
+        wordMark = .allocate(capacity: max(capacity, 1))
+        touchedStorage = .allocate(capacity: max(capacity, 1))
+    }
+
+    func deallocate() {
+        stamp.deallocate()
+        key.deallocate()
+        wordContribution.deallocate()
+        wordMark.deallocate()
+        touchedStorage.deallocate()
+    }
+
+    var touched: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(start: touchedStorage, count: touchedCount) }
+
+    /// Starts a query.
+    mutating func begin() {
         generation &+= 1
         if generation == 0 {
-            for i in stamp.indices { stamp[i] = 0 }
+            stamp.update(repeating: 0, count: capacity)
             generation = 1
         }
-        touched.removeAll(keepingCapacity: true)
+        touchedCount = 0
+    }
+
+    /// Records that document `d` matches word `mark` (1-based) with `contribution`; the first word
+    /// admits documents, later words only improve documents already admitted.
+    @inline(__always)
+    mutating func record(_ d: UInt32, word mark: UInt8, contribution: UInt64, missing: UInt64) {
+        let doc = Int(d)
+        if stamp[doc] != generation {
+            guard mark == 1 else { return }
+            stamp[doc] = generation
+            key[doc] = missing << RankKey.missingShift | contribution | UInt64(d)
+            wordContribution[doc] = contribution
+            wordMark[doc] = mark
+            touchedStorage[touchedCount] = d
+            touchedCount += 1
+        } else if wordMark[doc] != mark {
+            wordMark[doc] = mark
+            key[doc] = key[doc] - (1 << RankKey.missingShift) + contribution
+            wordContribution[doc] = contribution
+        } else if contribution < wordContribution[doc] {
+            key[doc] = key[doc] - wordContribution[doc] + contribution
+            wordContribution[doc] = contribution
+        }
     }
 }
 

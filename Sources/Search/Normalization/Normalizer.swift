@@ -112,6 +112,12 @@ struct TokenBuffer {
     var spans: [TokenSpan] = []
     var sources: [Int32] = []
 
+    mutating func reserve(units: Int) {
+        self.units.reserveCapacity(units)
+        spans.reserveCapacity(units / 4)
+        sources.reserveCapacity(units)
+    }
+
     mutating func removeAll() {
         units.removeAll(keepingCapacity: true)
         spans.removeAll(keepingCapacity: true)

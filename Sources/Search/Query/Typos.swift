@@ -1,12 +1,21 @@
 /// Optimal string alignment (restricted Damerau–Levenshtein) distances on UTF-16 units:
 /// insertions, deletions, substitutions and transpositions of neighbours each count one.
+/// With typos allowed, the first letter must still agree, the first two with two typos allowed
+/// (the index walk has the same rule).
 enum Typos {
+    /// Leading units that must be typed right for a typo budget.
+    static func exactLead(budget: Int) -> Int { budget >= 2 ? 2 : 1 }
+
     /// The distance between `a` and `b` if it is at most `limit`.
     static func distance(_ a: [UInt16], _ b: ArraySlice<UInt16>, limit: Int) -> Int? {
         if abs(a.count - b.count) > limit { return nil }
         if limit == 0 { return a.elementsEqual(b) ? 0 : nil }
-        let table = table(word: a, token: b)
-        let result = table.last![a.count]
+        let lead = exactLead(budget: limit)
+        if a.count < lead || !b.starts(with: a.prefix(lead)) { return nil }
+        var result = Int.max
+        forEachRow(word: a, token: b) { length, distance in
+            if length == b.count { result = distance }
+        }
         return result <= limit ? result : nil
     }
 
@@ -16,30 +25,38 @@ enum Typos {
         if limit == 0 {
             return token.starts(with: word) ? (0, word.count) : nil
         }
-        let table = table(word: word, token: token)
+        let lead = exactLead(budget: limit)
+        if word.count < lead || !token.starts(with: word.prefix(lead)) { return nil }
         var best: (typos: Int, length: Int)?
-        for (length, row) in table.enumerated() where row[word.count] <= limit {
-            if best == nil || row[word.count] <= best!.typos { best = (row[word.count], length) }
+        forEachRow(word: word, token: token) { length, distance in
+            if distance <= limit, best == nil || distance <= best!.typos { best = (distance, length) }
         }
         return best
     }
 
-    /// `rows[i][j]`: distance between `token.prefix(i)` and `word.prefix(j)`.
-    private static func table(word: [UInt16], token: ArraySlice<UInt16>) -> [[Int]] {
-        let t = Array(token)
-        var rows = [Array(0...word.count)]
-        for i in 1...max(t.count, 1) where i <= t.count {
-            var row = [Int](repeating: 0, count: word.count + 1)
-            row[0] = i
-            for j in 1...max(word.count, 1) where j <= word.count {
-                let cost = t[i - 1] == word[j - 1] ? 0 : 1
-                row[j] = min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost)
-                if i > 1, j > 1, t[i - 1] == word[j - 2], t[i - 2] == word[j - 1] {
-                    row[j] = min(row[j], rows[i - 2][j - 2] + 1)
+    /// Calls `body(i, d)` for each token prefix length `i`, with `d` the distance between
+    /// `token.prefix(i)` and the whole `word` (three rolling rows on the stack).
+    private static func forEachRow(word: [UInt16], token: ArraySlice<UInt16>, _ body: (Int, Int) -> Void) {
+        let width = word.count + 1
+        let t = token
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * width) { rows in
+            for j in 0..<width { rows[j] = j }
+            body(0, word.count)
+            var i = 1
+            for unit in t {
+                let current = (i % 3) * width, previous = ((i - 1) % 3) * width, before = ((i + 1) % 3) * width
+                rows[current] = i
+                for j in 1..<max(width, 1) where j < width {
+                    let cost = unit == word[j - 1] ? 0 : 1
+                    var value = min(rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
+                    if i > 1, j > 1, unit == word[j - 2], t[t.startIndex + i - 2] == word[j - 1] {
+                        value = min(value, rows[before + j - 2] + 1)
+                    }
+                    rows[current + j] = value
                 }
+                body(i, rows[current + word.count])
+                i += 1
             }
-            rows.append(row)
         }
-        return rows
     }
 }

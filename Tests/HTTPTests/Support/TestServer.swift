@@ -29,7 +29,7 @@ extension HTTPServer {
 /// A one-shot gate to await from a test: `open()` releases every waiter,
 /// earlier or later.
 final class Latch: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func open() {
         let waiters = state.withLock { state in

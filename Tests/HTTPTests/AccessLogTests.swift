@@ -1,0 +1,56 @@
+@testable import HTTP
+import Logging
+import Synchronization
+import Testing
+
+/// Keeps every record, for assertions on log output.
+final class RecordingLogHandler: LogHandler, @unchecked Sendable {
+    struct Record: Sendable {
+        let message: String
+        let metadata: [String: String]
+    }
+
+    let records = Locked<[Record]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let fields = (event.metadata ?? [:]).mapValues { "\($0)" }
+        records.withLock { $0.append(Record(message: "\(event.message)", metadata: fields)) }
+    }
+}
+
+@Suite("Access log")
+struct AccessLogTests {
+    @Test func oneLinePerRequestWithItsFields() async throws {
+        let handler = RecordingLogHandler()
+        let router = Router()
+        router.get("/hello") { _ in "hello" }
+        let server = HTTPServer(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0),
+            router: router,
+            logger: Logger(label: "test.access") { _ in handler }
+        )
+        try server.start()
+        let client = try server.client()
+        try client.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Request-ID: log-1\r\n\r\nGET /missing HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+        #expect(try client.readResponse().status == 404)
+        await server.shutdown(gracePeriod: .seconds(1))
+
+        let lines = handler.records.withLock { $0 }.filter { $0.message == "request" }
+        #expect(lines.count == 2)
+        #expect(lines.first?.metadata["method"] == "GET")
+        #expect(lines.first?.metadata["path"] == "/hello")
+        #expect(lines.first?.metadata["status"] == "200")
+        #expect(lines.first?.metadata["bytes"].flatMap(Int.init) ?? 0 > 5)
+        #expect(lines.first?.metadata["request_id"] == "log-1")
+        #expect(lines.first?.metadata["duration_ms"] != nil)
+        #expect(lines.last?.metadata["status"] == "404")
+    }
+}

@@ -1,0 +1,80 @@
+import Testing
+
+@testable import Search
+
+@Suite struct ChangeTests {
+    private func city(_ id: String, _ name: String, rank: Double = 1) -> Document {
+        Document(id: id, name: name, rank: rank, attributes: ["countryCode": "NL"])
+    }
+
+    @Test func upsertAndDeleteAreVisibleToTheNextQuery() {
+        let index = SearchIndex(documents: [city("1", "Amsterdam", rank: 100), city("2", "Rotterdam", rank: 50)])
+        #expect(index.version == 0)
+        index.upsert(city("3", "Amstelveen", rank: 200))
+        #expect(index.version == 1)
+        #expect(index.search(SearchQuery("amst")).hits.map(\.document.id) == ["3", "1"])
+        index.upsert(city("1", "Zaandam", rank: 100))  // replace
+        #expect(index.search(SearchQuery("amst")).hits.map(\.document.id) == ["3"])
+        #expect(index.search(SearchQuery("zaan")).hits.map(\.document.id) == ["1"])
+        #expect(index.delete(id: "3")?.name == "Amstelveen")
+        #expect(index.delete(id: "3") == nil)
+        #expect(index.delete(id: "unknown") == nil)
+        #expect(index.search(SearchQuery("amst")).total == 0)
+        #expect(index.count == 2)
+        #expect(index.document(id: "1")?.name == "Zaandam")
+        #expect(index.version == 3)
+    }
+
+    @Test func changesOnTheBigIndexKeepPrecomputedPrefixesRight() {
+        let index = SearchIndex(documents: Array(Cities.documents.prefix(5_000)))
+        let before = index.search(SearchQuery("s", limit: 5))
+        let first = try! #require(before.hits.first)
+        index.delete(id: first.document.id)
+        let after = index.search(SearchQuery("s", limit: 5))
+        #expect(after.total == before.total - 1)
+        #expect(!after.hits.contains { $0.document.id == first.document.id })
+        index.upsert(first.document)
+        let again = index.search(SearchQuery("s", limit: 5))
+        #expect(again.total == before.total)
+        #expect(again.hits.map(\.document.id) == before.hits.map(\.document.id))
+    }
+
+    @Test func compactionKeepsEveryDocument() {
+        var configuration = SearchIndex.Configuration()
+        configuration.maxPendingChanges = 4
+        let index = SearchIndex(documents: (0..<10).map { city("\($0)", "Town \($0)") }, configuration: configuration)
+        for i in 10..<30 { index.upsert(city("\(i)", "Town \(i)")) }
+        for i in 0..<5 { index.delete(id: "\(i)") }
+        #expect(index.count == 25)
+        #expect(index.search(SearchQuery("town", limit: 100)).total == 25)
+        #expect(index.version == 25)
+    }
+
+    @Test func matchesTellsWhichQueriesAChangeAffects() {
+        let document = city("1", "Amsterdam")
+        #expect(SearchQuery("amst").matches(document))
+        #expect(SearchQuery("amsterdma").matches(document))
+        #expect(!SearchQuery("rotter").matches(document))
+        #expect(!SearchQuery("amst", countries: ["BE"]).matches(document))
+        #expect(SearchIndex.affects(query: SearchQuery("amst", minRank: 1), document: document))
+        #expect(!SearchIndex.affects(query: SearchQuery("amst", minRank: 2), document: document))
+    }
+
+    @Test func concurrentReadersAndWriters() async {
+        let index = SearchIndex(documents: (0..<200).map { city("\($0)", "Town \($0)") })
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    for i in 0..<100 { index.upsert(city("w\(writer)-\(i)", "Village \(i)")) }
+                }
+            }
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<200 { _ = index.search(SearchQuery("town 1")) }
+                }
+            }
+        }
+        #expect(index.count == 400)
+        #expect(index.search(SearchQuery("village", limit: 1)).total == 200)
+    }
+}

@@ -1,0 +1,50 @@
+import Testing
+
+@testable import Search
+
+@Suite struct TyposTests {
+    private func distance(_ a: String, _ b: String, limit: Int = 2) -> Int? {
+        Typos.distance(Array(a.utf16), ArraySlice(b.utf16), limit: limit)
+    }
+
+    @Test func optimalStringAlignment() {
+        #expect(distance("paris", "paris") == 0)
+        #expect(distance("pairs", "paris") == 1)  // transposition counts one
+        #expect(distance("amsterdma", "amsterdam") == 1)
+        #expect(distance("londn", "london") == 1)
+        #expect(distance("lonxdon", "london") == 1)
+        #expect(distance("berlim", "berlin") == 1)
+        #expect(distance("bemlni", "berlin") == 2)
+        #expect(distance("brelin", "berlin") == nil)  // with two typos allowed, the first two letters must be right
+        #expect(distance("abc", "xyz") == nil)
+        #expect(distance("xondon", "london") == nil)  // the first letter must be right
+    }
+
+    @Test func budgetGrowsWithLength() {
+        #expect(QueryWord.typoBudget(letters: 4) == 0)
+        #expect(QueryWord.typoBudget(letters: 5) == 1)
+        #expect(QueryWord.typoBudget(letters: 8) == 1)
+        #expect(QueryWord.typoBudget(letters: 9) == 2)
+    }
+
+    @Test func searchForgivesTyposByLength() {
+        // 4 letters: no typo allowed.
+        #expect(Cities.top("rmoe")?.document.name != "Rome")
+        #expect(Cities.top("roem ")?.document.name != "Rome")
+        // 5 to 8 letters: one.
+        #expect(Cities.top("berlni")?.document.name == "Berlin")
+        #expect(Cities.top("madird")?.document.name == "Madrid")
+        #expect(Cities.top("madirdd ") == nil || Cities.top("madirdd ")?.document.name != "Madrid")
+        // 9 and more: two.
+        #expect(Cities.top("philadelpia")?.document.name == "Philadelphia")
+        #expect(Cities.top("barcelonna")?.document.name == "Barcelona")
+        #expect(Cities.top("barzelonna")?.document.name == "Barcelona")
+    }
+
+    @Test func typoHitsRankAfterExactOnes() {
+        let result = Cities.index.search(SearchQuery("paris", limit: 20))
+        let typos = result.hits.map(\.typos)
+        #expect(typos == typos.sorted())
+        #expect(result.hits.first?.typos == 0)
+    }
+}
