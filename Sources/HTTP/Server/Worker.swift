@@ -33,7 +33,7 @@ final class Worker: @unchecked Sendable {
         var field: [UInt8] = []
         field.append(field: "Server", value: core.configuration.serverName)
         serverField = field
-        queue = DispatchQueue(label: "signalbox.http.worker.\(index)")
+        queue = DispatchQueue(label: "signalbox.http.worker.\(index)", qos: .userInteractive)
         queue.setSpecific(key: Self.key, value: index)
     }
 

@@ -1,3 +1,7 @@
+import Dispatch
+import Foundation
+import Synchronization
+
 /// An immutable inverted index over a set of documents.
 ///
 /// Documents are numbered by rank, highest first, so every postings list (sorted by document
@@ -80,8 +84,10 @@ final class IndexCore: Sendable {
         ranks = documents.map(\.rank)
         countries = documents.map { CountryCode.index(of: $0.countryCode) }
 
-        // 1. Tokenize every name; intern tokens; per document, its distinct terms with flags
-        //    (bit 0: in the name, bit 1: a whole name) and the hashes of its names of several words.
+        // 1. Tokenize every name (in parallel, by chunks of documents), then intern the tokens;
+        //    per document, its distinct terms with flags (bit 0: in the name, bit 1: a whole name)
+        //    and the hashes of its names of several words.
+        let chunks = TokenizedChunk.tokenize(documents)
         var interner = TermInterner(expectedTerms: documents.count * 4)
         var provisional: [UInt32] = []  // term id << 2 | flags, grouped by document
         var provisionalStarts: [UInt32] = [0]
@@ -90,36 +96,34 @@ final class IndexCore: Sendable {
         var nameHashes: [UInt64] = []
         var nameHashStarts: [UInt32] = [0]
         nameHashStarts.reserveCapacity(documents.count + 1)
-        var buffer = TokenBuffer()
         var local: [UInt32] = []
-        var hashes: [UInt64] = []
-        for document in documents {
-            local.removeAll(keepingCapacity: true)
-            hashes.removeAll(keepingCapacity: true)
-            for index in 0...document.alternateNames.count {
-                Normalizer.scan(index == 0 ? document.name : document.alternateNames[index - 1], into: &buffer)
-                let flags: UInt32 = (index == 0 ? 1 : 0) | (buffer.spans.count == 1 ? 2 : 0)
-                for span in buffer.spans { local.append(interner.intern(buffer.units(of: span)) << 2 | flags) }
-                if buffer.spans.count > 1 { hashes.append(NameHash.hash(buffer.spans.map { buffer.units(of: $0) })) }
-            }
-            local.sort()
-            var previous = UInt32.max
-            for entry in local {
-                if previous != .max, entry >> 2 == previous >> 2 {
-                    provisional[provisional.count - 1] |= entry & 3
-                } else {
-                    provisional.append(entry)
+        for chunk in chunks {
+            var token = 0, hash = 0
+            for d in chunk.documentTokenEnds.indices {
+                local.removeAll(keepingCapacity: true)
+                while token < Int(chunk.documentTokenEnds[d]) {
+                    let start = token == 0 ? 0 : Int(chunk.tokenEnds[token - 1])
+                    let id = interner.intern(chunk.units[start..<Int(chunk.tokenEnds[token])])
+                    local.append(id << 2 | UInt32(chunk.tokenFlags[token]))
+                    token += 1
                 }
-                previous = entry
+                local.sort()
+                var previous = UInt32.max
+                for entry in local {
+                    if previous != .max, entry >> 2 == previous >> 2 {
+                        provisional[provisional.count - 1] |= entry & 3
+                    } else {
+                        provisional.append(entry)
+                    }
+                    previous = entry
+                }
+                provisionalStarts.append(UInt32(provisional.count))
+                while hash < Int(chunk.documentHashEnds[d]) {
+                    nameHashes.append(chunk.nameHashes[hash])
+                    hash += 1
+                }
+                nameHashStarts.append(UInt32(nameHashes.count))
             }
-            provisionalStarts.append(UInt32(provisional.count))
-            hashes.sort()
-            var last: UInt64?
-            for hash in hashes where hash != last {
-                nameHashes.append(hash)
-                last = hash
-            }
-            nameHashStarts.append(UInt32(nameHashes.count))
         }
         self.nameHashes = nameHashes
         self.nameHashStarts = nameHashStarts
@@ -303,5 +307,56 @@ enum NameHash {
             hash = (hash ^ 0xFFFF_FFFF) &* 0x100_0000_01b3
         }
         return hash
+    }
+}
+
+/// The tokens of a run of documents, produced in parallel before interning.
+struct TokenizedChunk: Sendable {
+    var units: [UInt16] = []
+    /// End (in `units`) of each token, its flags (bit 0: in the name, bit 1: a whole name).
+    var tokenEnds: [UInt32] = []
+    var tokenFlags: [UInt8] = []
+    /// Per document: end of its tokens, end of its name hashes (sorted, distinct).
+    var documentTokenEnds: [UInt32] = []
+    var nameHashes: [UInt64] = []
+    var documentHashEnds: [UInt32] = []
+
+    init(_ documents: ArraySlice<Document>) {
+        var buffer = TokenBuffer()
+        var hashes: [UInt64] = []
+        for document in documents {
+            hashes.removeAll(keepingCapacity: true)
+            for index in 0...document.alternateNames.count {
+                Normalizer.scan(index == 0 ? document.name : document.alternateNames[index - 1], into: &buffer)
+                let flags: UInt8 = (index == 0 ? 1 : 0) | (buffer.spans.count == 1 ? 2 : 0)
+                for span in buffer.spans {
+                    units.append(contentsOf: buffer.units(of: span))
+                    tokenEnds.append(UInt32(units.count))
+                    tokenFlags.append(flags)
+                }
+                if buffer.spans.count > 1 { hashes.append(NameHash.hash(buffer.spans.map { buffer.units(of: $0) })) }
+            }
+            documentTokenEnds.append(UInt32(tokenEnds.count))
+            hashes.sort()
+            var last: UInt64?
+            for hash in hashes where hash != last {
+                nameHashes.append(hash)
+                last = hash
+            }
+            documentHashEnds.append(UInt32(nameHashes.count))
+        }
+    }
+
+    /// Tokenizes `documents` on all cores, in order.
+    static func tokenize(_ documents: [Document]) -> [TokenizedChunk] {
+        let count = documents.count < 4_096 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
+        let size = (documents.count + count - 1) / max(count, 1)
+        let results = Mutex<[TokenizedChunk?]>(Array(repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { i in
+            let range = min(i * size, documents.count)..<min((i + 1) * size, documents.count)
+            let chunk = TokenizedChunk(documents[range])
+            results.withLock { $0[i] = chunk }
+        }
+        return results.withLock { $0.compactMap { $0 } }
     }
 }
