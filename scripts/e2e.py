@@ -282,6 +282,7 @@ def run_checks(base):
 
     # /events: a real SSE client sees the write, then resumes with Last-Event-ID.
     events = []
+    positions = []
     connected = threading.Event()
 
     def follow(headers=None, count=1):
@@ -290,6 +291,9 @@ def run_checks(base):
                 connected.set()
                 received = []
                 for event in source.iter_sse():
+                    if not event.data and event.event == "message":
+                        positions.append(event.id)  # an id-only block: sets Last-Event-ID, no event
+                        continue
                     received.append(event)
                     if len(received) >= count:
                         return received
@@ -306,6 +310,7 @@ def run_checks(base):
     check("SSE client receives document.upserted", events and events[0].event == "document.upserted"
           and json.loads(events[0].data)["id"] == "e2e-1", events)
     first_id = int(events[0].id) if events else 0
+    check("a new /events client is first told the current event id", bool(positions) and positions[0].isdigit(), positions)
 
     status, _, body = curl(f"{base}/search?q=zyxwop")
     check("the write is visible to the next search", status == 200 and json.loads(body)["hits"][0]["id"] == "e2e-1")

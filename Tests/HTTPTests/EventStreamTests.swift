@@ -12,6 +12,8 @@ struct EventStreamTests {
         #expect(String(decoding: event.encoded, as: UTF8.self) == "id: 7\nevent: update\nretry: 1500\ndata: line 1\ndata: line 2\ndata: line 3\n\n")
         let sneaky = ServerSentEvent(id: "a\nb", event: "x\r\ny", data: "")
         #expect(String(decoding: sneaky.encoded, as: UTF8.self) == "id: ab\nevent: xy\ndata: \n\n")
+        // No data line: the client records the id but dispatches nothing.
+        #expect(String(decoding: ServerSentEvent.lastEventID("42").encoded, as: UTF8.self) == "id: 42\n\n")
     }
 
     /// Reads chunks until one whole event (ending in a blank line) arrived.

@@ -34,6 +34,7 @@ func firstItems<Element: Sendable>(_ count: Int, of signal: Signal<Element>, aft
             switch item {
             case .change(let change): "\(change.sequence)"
             case .reset(let last): "reset@\(last)"
+            case .position(let sequence): "at@\(sequence)"
             }
         }
     }
@@ -41,8 +42,8 @@ func firstItems<Element: Sendable>(_ count: Int, of signal: Signal<Element>, aft
     @Test func aNewClientGetsOnlyWhatHappensAfterItArrives() async {
         let feed = ChangeFeed(lastSequence: 0, capacity: 10)
         feed.publish(change(1))
-        let items = await firstItems(1, of: feed.stream(from: .now)) { feed.publish(change(2)) }
-        #expect(sequences(items) == ["2"])
+        let items = await firstItems(2, of: feed.stream(from: .now)) { feed.publish(change(2)) }
+        #expect(sequences(items) == ["at@1", "2"])
     }
 
     @Test func aResumeGetsWhatItMissedThenLiveChanges() async {
@@ -67,7 +68,7 @@ func firstItems<Element: Sendable>(_ count: Int, of signal: Signal<Element>, aft
 
     @Test func aResumeAtTheLatestIdMissesNothingAndRepeatsNothing() async {
         let feed = ChangeFeed(lastSequence: 3, capacity: 2)
-        let items = await firstItems(1, of: feed.stream(from: .after(3))) { feed.publish(change(4)) }
-        #expect(sequences(items) == ["4"])
+        let items = await firstItems(2, of: feed.stream(from: .after(3))) { feed.publish(change(4)) }
+        #expect(sequences(items) == ["at@3", "4"])
     }
 }

@@ -12,6 +12,8 @@ public struct ServerSentEvent: Sendable, Hashable {
     public var data: String
     /// The `retry` field: the client's reconnection delay in milliseconds.
     public var retry: Int?
+    /// False for an event that only sets fields (no `data:` line), which clients do not dispatch.
+    private var carriesData = true
 
     /// Creates an event.
     public init(id: String? = nil, event: String? = nil, data: String, retry: Int? = nil) {
@@ -21,6 +23,14 @@ public struct ServerSentEvent: Sendable, Hashable {
         self.retry = retry
     }
 
+    /// A block with only an `id` field: it sets the client's last event ID (sent back as
+    /// `Last-Event-ID` when it reconnects) without dispatching an event, since it has no data.
+    public static func lastEventID(_ id: String) -> ServerSentEvent {
+        var event = ServerSentEvent(id: id, data: "")
+        event.carriesData = false
+        return event
+    }
+
     /// The event's wire form, ending with the blank line that dispatches it.
     public var encoded: [UInt8] {
         var out: [UInt8] = []
@@ -28,6 +38,10 @@ public struct ServerSentEvent: Sendable, Hashable {
         if let id { Self.append(field: "id", value: Self.singleLine(id), to: &out) }
         if let event { Self.append(field: "event", value: Self.singleLine(event), to: &out) }
         if let retry { Self.append(field: "retry", value: String(retry), to: &out) }
+        guard carriesData else {
+            out.append(UInt8(ascii: "\n"))
+            return out
+        }
         // Split on CRLF, CR and LF alike, as the client does.
         var line: [UInt8] = []
         var previous: UInt8 = 0

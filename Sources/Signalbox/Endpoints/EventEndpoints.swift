@@ -23,6 +23,8 @@ struct EventEndpoints {
             let body = ChangeBody(id: change.documentID, document: change.document)
             let data = (try? encoder.encode(body)).map { String(decoding: $0, as: UTF8.self) } ?? #"{}"#
             return ServerSentEvent(id: String(change.sequence), event: change.kind.rawValue, data: data)
+        case .position(let sequence):
+            return .lastEventID(String(sequence))
         case .reset(let lastSequence):
             return ServerSentEvent(
                 id: String(lastSequence), event: "reset",

@@ -18,6 +18,9 @@ final class ChangeFeed: Sendable {
         case change(ChangeEvent)
         /// The history no longer holds what the client missed: it should reload its state.
         case reset(lastSequence: Int64)
+        /// Where the stream starts when nothing was replayed, so a client that reconnects
+        /// before any change still resumes from here.
+        case position(Int64)
     }
 
     private struct State {
@@ -65,7 +68,9 @@ final class ChangeFeed: Sendable {
             let subscription = SingleAssignmentDisposable()
             state.withLock { state in
                 var delivered = state.lastSequence
+                var replayed = false
                 if case .after(let lastSeen) = start, lastSeen < state.lastSequence {
+                    replayed = true
                     let oldestKept = state.history.first?.sequence ?? state.lastSequence + 1
                     if lastSeen + 1 >= oldestKept {
                         for event in state.history where event.sequence > lastSeen { observer.onNext(.change(event)) }
@@ -75,7 +80,9 @@ final class ChangeFeed: Sendable {
                 } else if case .after(let lastSeen) = start, lastSeen > state.lastSequence {
                     // An id this server never gave (or from a lost store): start over.
                     observer.onNext(.reset(lastSequence: state.lastSequence))
+                    replayed = true
                 }
+                if !replayed { observer.onNext(.position(state.lastSequence)) }
                 delivered = state.lastSequence
                 subscription.setDisposable(
                     changes.asObservable()
