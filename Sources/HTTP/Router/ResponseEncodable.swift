@@ -43,5 +43,10 @@ extension ResponseEncodable where Self: Encodable {
 
 /// One shared encoder: creating a `JSONEncoder` per response costs more than encoding a small value.
 enum JSONCoding {
-    static let encoder = JSONEncoder()
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        // Sorted keys keep bodies (and so ETags) stable; "/" needs no escape in JSON.
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 }

@@ -13,8 +13,7 @@ public enum ServiceRunner {
         LogSetup.bootstrap(format: settings.logFormat, level: settings.logLevel)
         let logger = Logger(label: "signalbox")
         let service = try SignalboxService(settings: settings, logger: logger)
-        let port = try service.start()
-        logger.info("listening", metadata: ["host": "\(settings.host)", "port": "\(port)"])
+        try service.start()  // the HTTP layer logs the address it listens on
 
         let signals = DispatchQueue(label: "signalbox.signals")
         var sources: [DispatchSourceSignal] = []
