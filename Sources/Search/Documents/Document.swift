@@ -58,12 +58,19 @@ public struct Document: Codable, Sendable, Equatable, Hashable {
         try container.encode(id, forKey: .id)
         try container.encode(name, forKey: .name)
         try container.encode(alternateNames, forKey: .alternateNames)
-        // Whole ranks (populations) are written without a fraction: 3426354, not 3426354.0.
-        if rank == rank.rounded(), abs(rank) < 9.0e15 {
-            try container.encode(Int64(rank), forKey: .rank)
-        } else {
-            try container.encode(rank, forKey: .rank)
-        }
+        try container.encodeRank(rank, forKey: .rank)
         try container.encode(attributes, forKey: .attributes)
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// Encodes a rank as JSON: whole ranks (populations) without a fraction, 3426354 rather
+    /// than 3426354.0, so every body that shows a rank writes it alike.
+    public mutating func encodeRank(_ rank: Double, forKey key: Key) throws {
+        if rank == rank.rounded(), abs(rank) < 9.0e15 {
+            try encode(Int64(rank), forKey: key)
+        } else {
+            try encode(rank, forKey: key)
+        }
     }
 }

@@ -75,11 +75,7 @@ struct SearchPayload: Sendable {
             try container.encode(id, forKey: .id)
             try container.encode(name, forKey: .name)
             try container.encode(highlight, forKey: .highlight)
-            if rank == rank.rounded(), abs(rank) < 9.0e15 {
-                try container.encode(Int64(rank), forKey: .rank)
-            } else {
-                try container.encode(rank, forKey: .rank)
-            }
+            try container.encodeRank(rank, forKey: .rank)
             try container.encode(attributes, forKey: .attributes)
         }
 
