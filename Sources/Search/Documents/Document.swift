@@ -67,10 +67,17 @@ extension KeyedEncodingContainer {
     /// Encodes a rank as JSON: whole ranks (populations) without a fraction, 3426354 rather
     /// than 3426354.0, so every body that shows a rank writes it alike.
     public mutating func encodeRank(_ rank: Double, forKey key: Key) throws {
-        if rank == rank.rounded(), abs(rank) < 9.0e15 {
-            try encode(Int64(rank), forKey: key)
+        if let whole = Document.wholeRank(rank) {
+            try encode(whole, forKey: key)
         } else {
             try encode(rank, forKey: key)
         }
+    }
+}
+
+extension Document {
+    /// `rank` as an integer when it is whole and exactly representable, the form JSON bodies show.
+    public static func wholeRank(_ rank: Double) -> Int64? {
+        rank == rank.rounded() && abs(rank) < 9.0e15 ? Int64(rank) : nil
     }
 }

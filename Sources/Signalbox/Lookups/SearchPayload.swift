@@ -1,4 +1,3 @@
-import Foundation
 import Search
 
 /// A computed search result, encoded once and shared by every request for its key.
@@ -21,7 +20,7 @@ struct SearchPayload: Sendable {
     init(result: SearchResult, indexVersion: UInt64, computeMicroseconds: Int) {
         query = result.query
         total = result.total
-        hitsJSON = (try? Self.encoder.encode(result.hits.map(HitBody.init))).map(Array.init) ?? Array("[]".utf8)
+        hitsJSON = Self.encode(result.hits)
         var hasher = FNV1a()
         hasher.combine(Array(query.utf8))
         hasher.combine(Array(String(total).utf8))
@@ -33,53 +32,73 @@ struct SearchPayload: Sendable {
 
     /// The response body: `{"query": …, "total": N, "took_us": N, "hits": […]}`.
     func body(tookMicroseconds: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(hitsJSON.count + query.utf8.count + 64)
-        out.append(contentsOf: #"{"query":"#.utf8)
-        out.append(contentsOf: (try? Self.encoder.encode(query)) ?? Data("\"\"".utf8))
-        out.append(contentsOf: #","total":"#.utf8)
-        out.append(contentsOf: String(total).utf8)
-        out.append(contentsOf: #","took_us":"#.utf8)
-        out.append(contentsOf: String(tookMicroseconds).utf8)
-        out.append(contentsOf: #","hits":"#.utf8)
-        out.append(contentsOf: hitsJSON)
-        out.append(UInt8(ascii: "}"))
-        return out
+        var json = JSONWriter(capacity: hitsJSON.count + query.utf8.count + 64)
+        json.raw("{")
+        json.key("query")
+        json.string(query)
+        json.raw(",")
+        json.key("total")
+        json.number(total)
+        json.raw(",")
+        json.key("took_us")
+        json.number(tookMicroseconds)
+        json.raw(",")
+        json.key("hits")
+        json.raw(hitsJSON)
+        json.raw("}")
+        return json.bytes
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    /// One hit as the API shows it.
-    private struct HitBody: Encodable {
-        let id: String
-        let name: String
-        let highlight: [[Int]]
-        let rank: Double
-        let attributes: [String: AttributeValue]
-
-        init(_ hit: Hit) {
-            id = hit.document.id
-            name = hit.document.name
-            highlight = hit.highlight
-            rank = hit.document.rank
-            attributes = hit.document.attributes
+    /// The hits as the API shows them: a document's own fields (without alternate names)
+    /// plus the highlight, keys in sorted order.
+    static func encode(_ hits: [Hit]) -> [UInt8] {
+        var json = JSONWriter(capacity: 256 * hits.count + 2)
+        json.raw("[")
+        for (position, hit) in hits.enumerated() {
+            if position > 0 { json.raw(",") }
+            let document = hit.document
+            json.raw("{")
+            json.key("attributes")
+            json.raw("{")
+            for (index, key) in document.attributes.keys.sorted().enumerated() {
+                if index > 0 { json.raw(",") }
+                json.key(key)
+                switch document.attributes[key]! {
+                case .string(let value): json.string(value)
+                case .int(let value): json.number(value)
+                case .double(let value): json.number(value)
+                case .bool(let value): json.bool(value)
+                }
+            }
+            json.raw("},")
+            json.key("highlight")
+            json.raw("[")
+            for (index, range) in hit.highlight.enumerated() {
+                if index > 0 { json.raw(",") }
+                json.raw("[")
+                for (bound, value) in range.enumerated() {
+                    if bound > 0 { json.raw(",") }
+                    json.number(value)
+                }
+                json.raw("]")
+            }
+            json.raw("],")
+            json.key("id")
+            json.string(document.id)
+            json.raw(",")
+            json.key("name")
+            json.string(document.name)
+            json.raw(",")
+            json.key("rank")
+            if let whole = Document.wholeRank(document.rank) {
+                json.number(whole)
+            } else {
+                json.number(document.rank)
+            }
+            json.raw("}")
         }
-
-        func encode(to encoder: any Encoder) throws {
-            // Same shape as Document's own encoding, plus the highlight.
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(name, forKey: .name)
-            try container.encode(highlight, forKey: .highlight)
-            try container.encodeRank(rank, forKey: .rank)
-            try container.encode(attributes, forKey: .attributes)
-        }
-
-        enum CodingKeys: String, CodingKey { case id, name, highlight, rank, attributes }
+        json.raw("]")
+        return json.bytes
     }
 }
 
