@@ -15,8 +15,14 @@ extension IndexCore {
         scratch.matches = []
         // Match masks: bit i + 1 of masks[c] is set when w[i] == c; cleared again after the walk.
         let masks = scratch.typoMasks
-        for (i, unit) in word.units.enumerated() { masks[Int(unit)] |= 1 << UInt64(i + 1) }
+        var canonical = [UInt8](repeating: 0, count: word.units.count)
+        for (i, unit) in word.units.enumerated() {
+            let mask = masks[Int(unit)]
+            canonical[i] = mask == 0 ? UInt8(i) : UInt8(mask.trailingZeroBitCount - 1)
+            masks[Int(unit)] |= 1 << UInt64(i + 1)
+        }
         defer { for unit in word.units { masks[Int(unit)] = 0 } }
+        canonical.withUnsafeBufferPointer { canonical in
         word.units.withUnsafeBufferPointer { w in
         runEnds[0].withUnsafeBufferPointer { ends1 in
         runEnds[1].withUnsafeBufferPointer { ends2 in
@@ -26,11 +32,12 @@ extension IndexCore {
         termStarts.withUnsafeBufferPointer { starts in
             var walker = TypoWalker(
                 units: units, starts: starts, keys: keys, runEnds: (ends1, ends2, ends3), word: w,
-                masks: masks, budget: word.typoBudget, isPrefix: word.isPrefix, matches: matches)
+                masks: masks, canonical: canonical, budget: word.typoBudget, isPrefix: word.isPrefix, matches: matches)
             var state = TypoState(wordLength: w.count)
             for depth in 0..<lead { state = state.step(masks[Int(w[depth])], bound: word.typoBudget) }
             walker.visit(lo: subtree.lowerBound, hi: subtree.upperBound, depth: lead, state: state, covered: Int.max)
             matches = walker.matches
+        }
         }
         }
         }
@@ -93,13 +100,14 @@ struct TypoState {
         r0 != 0 ? 0 : r1 != 0 ? 1 : r2 != 0 ? 2 : .max
     }
 
-    /// Live states at `level` typos that still need word units: their word positions.
+    /// Live states at `level` typos that still need word units: their word positions `i` (only
+    /// w[i], read next, keeps such a state alive without a further typo).
     @inline(__always) func live(level: Int) -> UInt64 {
         (level == 0 ? r0 : level == 1 ? r1 : r2) & (last - 1)
     }
 
     /// Positions `i` half-way through a transposition that would end at `level` typos (the text
-    /// just read was w[i + 1]; w[i] must follow).
+    /// just read was w[i + 1]; only w[i] keeps such a state alive).
     @inline(__always) func transposing(level: Int) -> UInt64 {
         level == 1 ? t0 : level == 2 ? t1 : 0
     }
@@ -113,6 +121,8 @@ private struct TypoWalker {
     let runEnds: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>)
     let word: UnsafeBufferPointer<UInt16>
     let masks: UnsafeMutablePointer<UInt64>
+    /// `canonical[i]`: the first word position holding `word[i]` (equal units are looked up once).
+    let canonical: UnsafeBufferPointer<UInt8>
     let budget: Int
     let isPrefix: Bool
     var matches: [TermMatch]
@@ -154,60 +164,22 @@ private struct TypoWalker {
                 child = end
             }
         } else {
-            // Every live state is at the bound: the rest of the term must spell the rest of the
-            // word exactly from one of those states. Look each such continuation up at once.
-            var positions = state.live(level: bound)
+            // Every live state is at the bound: only units that match the word there (or end a
+            // transposition) keep one alive. Look those children up, each distinct unit once.
+            var positions = state.live(level: bound) | state.transposing(level: bound)
+            var distinct: UInt64 = 0
             while positions != 0 {
-                let i = positions.trailingZeroBitCount
+                distinct |= 1 << UInt64(canonical[positions.trailingZeroBitCount])
                 positions &= positions - 1
-                matchContinuation(from: i, skipping: -1, lo: first, hi: hi, depth: depth, typos: bound, covered: covered)
             }
-            // Half-way through a transposition (w[i + 1] read): w[i], then the rest from i + 2.
-            var pending = state.transposing(level: bound)
-            while pending != 0 {
-                let i = pending.trailingZeroBitCount
-                pending &= pending - 1
-                if word[i] == word[i + 1], state.live(level: bound) & (1 << UInt64(i + 1)) != 0 { continue }  // same string
-                matchContinuation(from: i, skipping: i + 1, lo: first, hi: hi, depth: depth, typos: bound, covered: covered)
+            while distinct != 0 {
+                let c = word[distinct.trailingZeroBitCount]
+                distinct &= distinct - 1
+                let start = lowerBound(of: c, from: first, to: hi, depth: depth)
+                guard start < hi, unit(start, depth) == c else { continue }
+                let end = childEnd(start, depth: depth, unit: c, hi: hi)
+                descend(lo: start, hi: end, depth: depth, state: state.step(masks[Int(c)], bound: bound), bound: bound, covered: covered)
             }
-        }
-    }
-
-    /// Records the terms of `lo..<hi` whose units from `depth` on start with `word[from...]`
-    /// (without the unit at `skipping`), at `typos`: the whole range for a prefix word, else (or
-    /// when an ancestor range already has `covered` typos) only a term equal to it.
-    mutating func matchContinuation(from: Int, skipping: Int, lo: Int, hi: Int, depth: Int, typos: Int, covered: Int) {
-        // Binary searches on the continuation; terms in lo..<hi share their first `depth` units.
-        let count = word.count - from - (skipping >= 0 ? 1 : 0)
-        @inline(__always) func continuationUnit(_ k: Int) -> UInt16 {
-            skipping >= 0 && from + k >= skipping ? word[from + k + 1] : word[from + k]
-        }
-        // -1, 0, 1: the term's units from `depth` on are below, start with, are above the continuation.
-        @inline(__always) func order(_ term: Int) -> Int {
-            let available = length(term) - depth
-            for k in 0..<min(count, available) {
-                let a = unit(term, depth + k), b = continuationUnit(k)
-                if a != b { return a < b ? -1 : 1 }
-            }
-            return available < count ? -1 : 0
-        }
-        var a = lo, b = hi
-        while a < b {
-            let mid = (a + b) >> 1
-            if order(mid) < 0 { a = mid + 1 } else { b = mid }
-        }
-        let start = a
-        guard start < hi, order(start) == 0 else { return }
-        b = hi
-        while a < b {
-            let mid = (a + b) >> 1
-            if order(mid) == 0 { a = mid + 1 } else { b = mid }
-        }
-        let exact = length(start) == depth + count ? start : -1
-        if isPrefix, typos < covered {
-            matches.append(TermMatch(terms: start..<a, typos: typos, exactTerm: exact))
-        } else if exact >= 0, typos <= covered {
-            matches.append(TermMatch(terms: exact..<exact + 1, typos: typos, exactTerm: exact))
         }
     }
 
@@ -225,6 +197,16 @@ private struct TypoWalker {
         case 3: return Int(runEnds.2[child])
         default: return upperBound(of: c, from: child + 1, to: hi, depth: depth)
         }
+    }
+
+    /// First term in `lo..<hi` whose unit at `depth` is at least `c` (all have a unit there).
+    @inline(__always) func lowerBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
+        var a = lo, b = hi
+        while a < b {
+            let mid = (a + b) >> 1
+            if unit(mid, depth) < c { a = mid + 1 } else { b = mid }
+        }
+        return a
     }
 
     /// First term in `lo..<hi` whose unit at `depth` is above `c`.
