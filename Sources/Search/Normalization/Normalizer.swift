@@ -119,9 +119,11 @@ struct TokenBuffer {
     }
 
     mutating func removeAll() {
-        units.removeAll(keepingCapacity: true)
-        spans.removeAll(keepingCapacity: true)
-        sources.removeAll(keepingCapacity: true)
+        // removeLast(_:) keeps the storage, like removeAll(keepingCapacity: true), for a fraction
+        // of its cost (this runs once per highlighted hit).
+        units.removeLast(units.count)
+        spans.removeLast(spans.count)
+        sources.removeLast(sources.count)
     }
 
     func units(of span: TokenSpan) -> ArraySlice<UInt16> {

@@ -19,9 +19,13 @@ struct QueryWord: Sendable, Hashable {
     /// Typos needed for this word to match `token`, and how many units of the token match
     /// (the whole token, or a prefix of it for a prefix word); nil beyond the budget.
     func match(_ token: ArraySlice<UInt16>) -> (typos: Int, length: Int)? {
+        // The common case, an exact (prefix) match, needs no distance table: no shorter or longer
+        // token prefix can be within fewer typos.
         if isPrefix {
+            if token.starts(with: units) { return (0, units.count) }
             return Typos.prefixDistance(word: units, token: token, limit: typoBudget)
         }
+        if token.elementsEqual(units) { return (0, token.count) }
         guard let typos = Typos.distance(units, token, limit: typoBudget) else { return nil }
         return (typos, token.count)
     }
