@@ -27,6 +27,13 @@ public enum Normalizer {
     /// With `recordSources`, `buffer.sources[i]` is the scalar offset that produced unit `i`.
     static func scan(_ text: String, into buffer: inout TokenBuffer, recordSources: Bool = false) {
         buffer.removeAll()
+        // Most names are ASCII: one table read per byte, no scalar decoding.
+        let scannedASCII = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            scanASCII(bytes, into: &buffer, recordSources: recordSources)
+            return true
+        }
+        if scannedASCII == true { return }
         let table = FoldTable.shared
         var tokenStart = -1  // unit offset of the open token, -1 when none
         var tokenScalarStart = 0
@@ -86,6 +93,44 @@ public enum Normalizer {
                 case .separator: close()
                 case .ignorable: continue
                 case .word, .cjk: for part in folded { append(part.value, kind: kind) }
+                }
+            }
+        }
+        close()
+    }
+}
+
+extension Normalizer {
+    /// `scan` for ASCII text (scalar offsets are byte offsets; no CJK), the same result.
+    private static func scanASCII(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: inout TokenBuffer, recordSources: Bool) {
+        let table = FoldTable.shared
+        var tokenStart = -1
+        var tokenScalarStart = 0
+        var lastWordScalarEnd = 0
+        func close() {
+            if tokenStart >= 0 {
+                buffer.spans.append(
+                    TokenSpan(
+                        unitStart: Int32(tokenStart), unitEnd: Int32(buffer.units.count),
+                        scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd), isCJK: false))
+            }
+            tokenStart = -1
+        }
+        for (index, byte) in bytes.enumerated() {
+            let entry = table.entries[Int(byte)]
+            switch ScalarKind(rawValue: UInt8(entry >> 30)) {
+            case .separator?: close()
+            case .ignorable?: continue
+            default:
+                if tokenStart < 0 {
+                    tokenStart = buffer.units.count
+                    tokenScalarStart = index
+                }
+                let offset = Int(entry & 0xFF_FFFF)
+                for i in offset..<offset + Int(entry >> 24 & 0x3F) where buffer.units.count - tokenStart < maxTokenUnits {
+                    buffer.units.append(UInt16(truncatingIfNeeded: table.outputs[i]))
+                    if recordSources { buffer.sources.append(Int32(index)) }
+                    lastWordScalarEnd = index + 1
                 }
             }
         }
