@@ -101,40 +101,54 @@ public enum Normalizer {
 }
 
 extension Normalizer {
-    /// `scan` for ASCII text (scalar offsets are byte offsets; no CJK), the same result.
+    /// `scan` for ASCII text (scalar offsets are byte offsets; no CJK), the same result. Units and
+    /// sources are written to stack memory and appended at once (array appends per unit cost more
+    /// than the scan itself).
     private static func scanASCII(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: inout TokenBuffer, recordSources: Bool) {
         let table = FoldTable.shared
-        var tokenStart = -1
-        var tokenScalarStart = 0
-        var lastWordScalarEnd = 0
-        func close() {
-            if tokenStart >= 0 {
-                buffer.spans.append(
-                    TokenSpan(
-                        unitStart: Int32(tokenStart), unitEnd: Int32(buffer.units.count),
-                        scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd), isCJK: false))
-            }
-            tokenStart = -1
-        }
-        for (index, byte) in bytes.enumerated() {
-            let entry = table.entries[Int(byte)]
-            switch ScalarKind(rawValue: UInt8(entry >> 30)) {
-            case .separator?: close()
-            case .ignorable?: continue
-            default:
-                if tokenStart < 0 {
-                    tokenStart = buffer.units.count
-                    tokenScalarStart = index
+        let capacity = bytes.count * table.asciiExpansion
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(capacity, 1)) { units in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: recordSources ? max(capacity, 1) : 1) { sources in
+                var count = 0
+                var tokenStart = -1
+                var tokenScalarStart = 0
+                var lastWordScalarEnd = 0
+                for (index, byte) in bytes.enumerated() {
+                    let entry = table.entries[Int(byte)]
+                    switch ScalarKind(rawValue: UInt8(entry >> 30)) {
+                    case .separator?:
+                        if tokenStart >= 0 {
+                            buffer.spans.append(
+                                TokenSpan(
+                                    unitStart: Int32(tokenStart), unitEnd: Int32(count),
+                                    scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd), isCJK: false))
+                            tokenStart = -1
+                        }
+                    case .ignorable?: continue
+                    default:
+                        if tokenStart < 0 {
+                            tokenStart = count
+                            tokenScalarStart = index
+                        }
+                        let offset = Int(entry & 0xFF_FFFF)
+                        for i in offset..<offset + Int(entry >> 24 & 0x3F) where count - tokenStart < maxTokenUnits {
+                            units[count] = UInt16(truncatingIfNeeded: table.outputs[i])
+                            if recordSources { sources[count] = Int32(index) }
+                            count += 1
+                            lastWordScalarEnd = index + 1
+                        }
+                    }
                 }
-                let offset = Int(entry & 0xFF_FFFF)
-                for i in offset..<offset + Int(entry >> 24 & 0x3F) where buffer.units.count - tokenStart < maxTokenUnits {
-                    buffer.units.append(UInt16(truncatingIfNeeded: table.outputs[i]))
-                    if recordSources { buffer.sources.append(Int32(index)) }
-                    lastWordScalarEnd = index + 1
+                if tokenStart >= 0 {
+                    buffer.spans.append(
+                        TokenSpan(
+                            unitStart: Int32(tokenStart), unitEnd: Int32(count),
+                            scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd), isCJK: false))
                 }
+                buffer.units.append(contentsOf: UnsafeBufferPointer(rebasing: units[0..<count]))
+                if recordSources { buffer.sources.append(contentsOf: UnsafeBufferPointer(rebasing: sources[0..<count])) }
             }
         }
-        close()
     }
 }
 
