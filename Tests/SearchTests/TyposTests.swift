@@ -48,3 +48,28 @@ import Testing
         #expect(result.hits.first?.typos == 0)
     }
 }
+
+/// The index's typo walk (a bit-parallel automaton over the term dictionary) and its counting
+/// shortcut against the plain distance table applied to every token of every city.
+@Suite struct TypoWalkTests {
+    /// The normalized tokens of every city's names, once.
+    static let tokens: [[ArraySlice<UInt16>]] = Cities.documents.map { document in
+        var buffer = TokenBuffer()
+        var tokens: [ArraySlice<UInt16>] = []
+        for name in [document.name] + document.alternateNames {
+            Normalizer.scan(name, into: &buffer)
+            tokens += buffer.spans.map { ArraySlice(Array(buffer.units(of: $0))) }
+        }
+        return tokens
+    }
+
+    @Test(arguments: ["berlni", "madri", "saint", "philadelpia", "barcelonna ", "amsterdma", "londn ", "sant", "marseile"])
+    func totalEqualsTheDocumentsWithinTheTypoBudget(text: String) {
+        let query = SearchQuery(text, limit: 3)
+        let word = ParsedQuery(query).words[0]
+        let expected = Self.tokens.count { tokens in tokens.contains { word.match($0) != nil } }
+        #expect(Cities.index.search(query).total == expected)
+        // Paging past the typo-free matches takes the ranked path for typos too.
+        #expect(Cities.index.search(SearchQuery(text, limit: 100, offset: 1_000)).total == expected)
+    }
+}

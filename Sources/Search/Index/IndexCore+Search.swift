@@ -38,6 +38,7 @@ extension IndexCore {
         let limit = UInt32(filter.documentLimit)
         let checkTombstones = !filter.tombstoneList.isEmpty
         let termsPerDocument = max(1, docTerms.count / max(count, 1))
+        var counted = 0  // documents counted but not ranked (see below)
 
         for (index, word) in words.enumerated() {
             collectMatches(word, scratch: scratch)
@@ -56,34 +57,43 @@ extension IndexCore {
                     continue
                 }
             }
-            for match in scratch.matches {
-                for term in match.terms {
-                    // One word: exact means the term is a whole name (the flag); several words: the
-                    // term equals the word here, and the whole query must be a name (checked below).
-                    let equal = !word.isPrefix || term == match.exactTerm
-                    let typos = RankKey.contribution(typos: match.typos, prefix: false, alternate: false)
-                    for i in Int(postingStarts[term])..<Int(postingStarts[term + 1]) {
-                        let posting = postings[i]
-                        let d = posting & Self.docMask
-                        if d >= limit { break }
-                        if index == 0 {
-                            if let mask = filter.countryMask {
-                                let country = countries[Int(d)]
-                                if country == CountryCode.none || !mask[Int(country)] { continue }
+            // Matches by increasing typos. With one word, once `need` documents are found, later
+            // levels cannot enter the top (more typos rank lower) and are only counted for `total`.
+            for level in 0...2 {
+                let countOnly = single && level > 0 && accumulator.touchedCount >= need
+                for match in scratch.matches where match.typos == level {
+                    for term in match.terms {
+                        // One word: exact means the term is a whole name (the flag); several words: the
+                        // term equals the word here, and the whole query must be a name (checked below).
+                        let equal = !word.isPrefix || term == match.exactTerm
+                        let typos = RankKey.contribution(typos: match.typos, prefix: false, alternate: false)
+                        for i in Int(postingStarts[term])..<Int(postingStarts[term + 1]) {
+                            let posting = postings[i]
+                            let d = posting & Self.docMask
+                            if d >= limit { break }
+                            if index == 0 {
+                                if let mask = filter.countryMask {
+                                    let country = countries[Int(d)]
+                                    if country == CountryCode.none || !mask[Int(country)] { continue }
+                                }
+                                if checkTombstones, filter.tombstones[Int(d) >> 6] & (1 << UInt64(d & 63)) != 0 { continue }
                             }
-                            if checkTombstones, filter.tombstones[Int(d) >> 6] & (1 << UInt64(d & 63)) != 0 { continue }
+                            if countOnly {
+                                counted += accumulator.count(d)
+                                continue
+                            }
+                            let exact = equal && (!single || posting & Self.wholeNameFlag != 0)
+                            let contribution = typos | (exact ? 0 : 1 << RankKey.prefixShift)
+                                | (posting & Self.inNameFlag != 0 ? 0 : 1 << RankKey.alternateShift)
+                            accumulator.record(d, word: mark, contribution: contribution, missing: missing)
                         }
-                        let exact = equal && (!single || posting & Self.wholeNameFlag != 0)
-                        let contribution = typos | (exact ? 0 : 1 << RankKey.prefixShift)
-                            | (posting & Self.inNameFlag != 0 ? 0 : 1 << RankKey.alternateShift)
-                        accumulator.record(d, word: mark, contribution: contribution, missing: missing)
                     }
                 }
             }
-            if index == 0, accumulator.touchedCount == 0 { return CoreHits(keys: [], total: 0) }
+            if index == 0, accumulator.touchedCount + counted == 0 { return CoreHits(keys: [], total: 0) }
         }
         if words.count > 1 { markExactNames(words, accumulator: &accumulator) }
-        return CoreHits(keys: smallestKeys(need: need, accumulator: accumulator, scratch: scratch), total: accumulator.touchedCount)
+        return CoreHits(keys: smallestKeys(need: need, accumulator: accumulator, scratch: scratch), total: accumulator.touchedCount + counted)
     }
 
     /// Fills `scratch.matches` with the term ranges matching `word`.

@@ -8,10 +8,17 @@ final class SearchScratch: @unchecked Sendable {
     var accumulator = Accumulator(capacity: 0)
     var matches: [TermMatch] = []
     var heap: [UInt64] = []
-    var rows: [Int32] = []
-    var path: [UInt16] = []
+    /// Match masks of the typo automaton by UTF-16 unit (`TypoState`); all zero between walks.
+    let typoMasks: UnsafeMutablePointer<UInt64> = {
+        let masks = UnsafeMutablePointer<UInt64>.allocate(capacity: 0x10000)
+        masks.initialize(repeating: 0, count: 0x10000)
+        return masks
+    }()
 
-    deinit { accumulator.deallocate() }
+    deinit {
+        accumulator.deallocate()
+        typoMasks.deallocate()
+    }
 
     /// The accumulator, ready for a query over `documents` documents.
     func accumulator(documents: Int) -> Accumulator {
@@ -68,6 +75,14 @@ struct Accumulator {
             generation = 1
         }
         touchedCount = 0
+    }
+
+    /// Marks document `d` as seen without ranking it: 1 if it was new, else 0.
+    @inline(__always)
+    mutating func count(_ d: UInt32) -> Int {
+        if stamp[Int(d)] == generation { return 0 }
+        stamp[Int(d)] = generation
+        return 1
     }
 
     /// Records that document `d` matches word `mark` (1-based) with `contribution`; the first word

@@ -39,7 +39,11 @@ struct FoldTable: Sendable {
         }
         self.entries = entries
         self.outputs = outputs
+        asciiExpansion = entries[0..<0x80].map { Int($0 >> 24 & 0x3F) }.max() ?? 1
     }
+
+    /// Most units one ASCII byte folds to (1: ASCII has no compatibility decompositions).
+    let asciiExpansion: Int
 
     /// Apostrophes and similar signs inside names join the letters around them: "N'Djamena" is "ndjamena".
     static let joiners: Set<UInt32> = [0x27, 0x60, 0xB4, 0x2BB, 0x2BC, 0x2BD, 0x2BE, 0x2BF, 0x2018, 0x2019, 0x2032]

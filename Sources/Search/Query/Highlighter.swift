@@ -8,7 +8,7 @@ enum Highlighter {
         for span in buffer.spans {
             let token = buffer.units(of: span)
             var best = 0
-            for word in words {
+            for word in words where word.units.first == token.first {  // a match needs the first unit right
                 if let (_, length) = word.match(token) { best = max(best, length) }
             }
             guard best > 0 else { continue }

@@ -19,9 +19,13 @@ struct QueryWord: Sendable, Hashable {
     /// Typos needed for this word to match `token`, and how many units of the token match
     /// (the whole token, or a prefix of it for a prefix word); nil beyond the budget.
     func match(_ token: ArraySlice<UInt16>) -> (typos: Int, length: Int)? {
+        // The common case, an exact (prefix) match, needs no distance table: no shorter or longer
+        // token prefix can be within fewer typos.
         if isPrefix {
+            if token.starts(with: units) { return (0, units.count) }
             return Typos.prefixDistance(word: units, token: token, limit: typoBudget)
         }
+        if token.elementsEqual(units) { return (0, token.count) }
         guard let typos = Typos.distance(units, token, limit: typoBudget) else { return nil }
         return (typos, token.count)
     }
@@ -41,11 +45,11 @@ struct ParsedQuery: Sendable {
     init(_ query: SearchQuery) {
         text = query.text
         var buffer = TokenBuffer()
-        var text = Substring(query.text)
+        var text = query.text
         if text.utf8.count > SearchQuery.Limits.maxTextBytes {
-            text = Substring(String(decoding: text.utf8.prefix(SearchQuery.Limits.maxTextBytes), as: UTF8.self))
+            text = String(decoding: text.utf8.prefix(SearchQuery.Limits.maxTextBytes), as: UTF8.self)
         }
-        Normalizer.scan(String(text), into: &buffer)
+        Normalizer.scan(text, into: &buffer)
         let spans = buffer.spans.prefix(SearchQuery.Limits.maxWords)
         // The last word is complete when the text goes on after it (a space, a full stop...).
         let scalarCount = text.unicodeScalars.count
@@ -58,11 +62,12 @@ struct ParsedQuery: Sendable {
         }
         limit = min(max(query.limit, 0), SearchQuery.Limits.maxLimit)
         offset = min(max(query.offset, 0), SearchQuery.Limits.maxOffset)
-        let codes = Set(query.countries.map { $0.uppercased() }).filter { CountryCode.index(of: $0) != CountryCode.none }
-        countryCodes = codes.sorted()
         if query.countries.isEmpty {
+            countryCodes = []
             countryMask = nil
         } else {
+            let codes = Set(query.countries.map { $0.uppercased() }).filter { CountryCode.index(of: $0) != CountryCode.none }
+            countryCodes = codes.sorted()
             var mask = [Bool](repeating: false, count: CountryCode.count)
             for code in codes { mask[Int(CountryCode.index(of: code))] = true }
             countryMask = mask

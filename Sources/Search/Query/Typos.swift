@@ -28,7 +28,8 @@ enum Typos {
         let lead = exactLead(budget: limit)
         if word.count < lead || !token.starts(with: word.prefix(lead)) { return nil }
         var best: (typos: Int, length: Int)?
-        forEachRow(word: word, token: token) { length, distance in
+        // Token prefixes longer than the word plus the budget are beyond it: no need to read them.
+        forEachRow(word: word, token: token.prefix(word.count + limit)) { length, distance in
             if distance <= limit, best == nil || distance <= best!.typos { best = (distance, length) }
         }
         return best

