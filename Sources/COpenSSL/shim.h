@@ -5,7 +5,6 @@
 #define SIGNALBOX_COPENSSL_SHIM_H
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include <openssl/bio.h>
@@ -112,24 +111,22 @@ static int sb_bio_create(BIO *bio) {
     return 1;
 }
 
-static BIO_METHOD *sb_bio_method_instance;
-static pthread_once_t sb_bio_method_once = PTHREAD_ONCE_INIT;
-
-static void sb_bio_method_make(void) {
+/// The socket BIO's methods; make them once and share them (they are never freed).
+static inline BIO_METHOD *sb_bio_method_new(void) {
     BIO_METHOD *method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "signalbox socket");
+    if (method == NULL) return NULL;
     BIO_meth_set_write(method, sb_bio_write);
     BIO_meth_set_read(method, sb_bio_read);
     BIO_meth_set_ctrl(method, sb_bio_ctrl);
     BIO_meth_set_create(method, sb_bio_create);
-    sb_bio_method_instance = method;
+    return method;
 }
 
-/// Reads and writes `fd` (non-blocking) for `ssl` with recv/send(MSG_NOSIGNAL).
-/// The descriptor stays open when the SSL object is freed. Returns 0 on failure.
-static inline int sb_SSL_set_socket(SSL *ssl, int fd) {
-    pthread_once(&sb_bio_method_once, sb_bio_method_make);
-    if (sb_bio_method_instance == NULL) return 0;
-    BIO *bio = BIO_new(sb_bio_method_instance);
+/// Reads and writes `fd` (non-blocking) for `ssl` with recv/send(MSG_NOSIGNAL),
+/// through `method` from sb_bio_method_new. The descriptor stays open when
+/// the SSL object is freed. Returns 0 on failure.
+static inline int sb_SSL_set_socket(SSL *ssl, int fd, const BIO_METHOD *method) {
+    BIO *bio = BIO_new(method);
     if (bio == NULL) return 0;
     BIO_set_data(bio, (void *)(intptr_t)fd);
     SSL_set_bio(ssl, bio, bio);

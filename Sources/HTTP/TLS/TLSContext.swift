@@ -50,10 +50,10 @@ final class TLSContext: @unchecked Sendable {
         guard SSL_CTX_use_certificate_chain_file(context, certificateFile) == 1 else {
             throw TLSError(description: "TLS certificate file \(certificateFile) holds no usable PEM certificate (\(Self.openSSLReason()))")
         }
-        guard SSL_CTX_use_PrivateKey_file(context, keyFile, SSL_FILETYPE_PEM) == 1 else {
-            throw TLSError(description: "TLS private key file \(keyFile) holds no usable PEM private key for the certificate (\(Self.openSSLReason()))")
-        }
-        guard SSL_CTX_check_private_key(context) == 1 else {
+        let key = try Self.readPrivateKey(keyFile)
+        defer { EVP_PKEY_free(key) }
+        guard SSL_CTX_use_PrivateKey(context, key) == 1, SSL_CTX_check_private_key(context) == 1 else {
+            ERR_clear_error()
             throw TLSError(description: "TLS private key \(keyFile) does not match the certificate \(certificateFile)")
         }
         guard let leaf = SSL_CTX_get0_certificate(context) else {
@@ -75,6 +75,21 @@ final class TLSContext: @unchecked Sendable {
     }
 
     deinit { SSL_CTX_free(context) }
+
+    /// An unencrypted PEM private key. (An encrypted one is refused: the
+    /// empty passphrase given keeps OpenSSL from prompting on the terminal.)
+    private static func readPrivateKey(_ path: String) throws(TLSError) -> OpaquePointer {
+        guard let file = fopen(path, "r") else {
+            throw TLSError(description: "cannot read TLS private key file \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        let passphrase = strdup("")
+        defer { free(passphrase) }
+        guard let key = PEM_read_PrivateKey(file, nil, nil, passphrase) else {
+            throw TLSError(description: "TLS private key file \(path) holds no usable unencrypted PEM private key (\(openSSLReason()))")
+        }
+        return key
+    }
 
     private static func checkReadable(_ path: String, what: String) throws(TLSError) {
         guard let file = fopen(path, "r") else {

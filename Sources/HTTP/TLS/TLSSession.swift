@@ -18,9 +18,13 @@ final class TLSSession {
     private var failed = false
     private var closeNotifySent = false
 
+    /// Socket BIO methods that send with MSG_NOSIGNAL (OpenSSL's own use
+    /// write(2), which raises SIGPIPE on a vanished peer). Made once, never freed.
+    nonisolated(unsafe) static let socketMethod = sb_bio_method_new()
+
     init?(context: TLSContext, fd: Int32) {
-        guard let ssl = SSL_new(context.context) else { return nil }
-        guard sb_SSL_set_socket(ssl, fd) == 1 else {
+        guard let method = Self.socketMethod, let ssl = SSL_new(context.context) else { return nil }
+        guard sb_SSL_set_socket(ssl, fd, method) == 1 else {
             SSL_free(ssl)
             return nil
         }
