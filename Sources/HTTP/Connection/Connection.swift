@@ -30,6 +30,8 @@ final class Connection: @unchecked Sendable {
     private var openSources = 0
     /// The last write stopped because the socket was full.
     private var writeBlocked = false
+    /// The last write stopped because TLS needs the peer's next record.
+    private var writeWaitsForRead = false
     /// A TLS read must send first (the write source then resumes the read).
     private var readWantsWrite = false
 
@@ -416,7 +418,10 @@ final class Connection: @unchecked Sendable {
 
     private func write() {
         guard !isClosed else { return }
+        // The write timeout runs from the moment the socket stopped taking bytes.
+        if !writeBlocked && !writeWaitsForRead { lastWriteProgress = Clock.now() }
         writeBlocked = false
+        writeWaitsForRead = false
         while pendingOffset < pending.count {
             let result = pending.withUnsafeBytes { bytes in
                 transport.write(fd, UnsafeRawBufferPointer(rebasing: bytes[pendingOffset...]))
@@ -427,12 +432,10 @@ final class Connection: @unchecked Sendable {
                 lastWriteProgress = Clock.now()
                 continue
             case .wantWrite:
-                // The write timeout runs from the moment the socket stopped taking bytes.
-                lastWriteProgress = Clock.now()
                 writeBlocked = true
             case .wantRead:
                 // A TLS write that needs the peer's next record: the read source brings it.
-                lastWriteProgress = Clock.now()
+                writeWaitsForRead = true
                 if readPaused {
                     readPaused = false
                     readSource?.resume()
