@@ -75,6 +75,24 @@ struct TLSTests {
         await server.shutdown(gracePeriod: .seconds(1))
     }
 
+    /// The 503 is produced before the client's hello arrives: the TLS write
+    /// waits for the peer's record (WANT_READ) and goes out after the handshake.
+    @Test func overTheConnectionLimitATLSClientGets503AfterItsHandshake() async throws {
+        let pki = try TestPKI()
+        let pair = try pki.issue("server")
+        let server = try startServer(Self.router(), settings: ServerSettings(maxConnections: 1), tls: Self.tls(pair))
+        let first = try server.client()
+        try first.startTLS(caFile: pair.certificate)
+        try first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try first.readResponse().text == "hello")
+        let second = try server.client()
+        try second.startTLS(caFile: pair.certificate)
+        let reply = try second.readResponse()
+        #expect(reply.status == 503)
+        #expect(reply.header("Retry-After") == "1")
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+
     @Test func plainHTTPOnTheTLSPortGetsAPlain400() async throws {
         let pki = try TestPKI()
         let server = try startServer(Self.router(), tls: Self.tls(try pki.issue("server")))
