@@ -42,9 +42,12 @@ static inline uint64_t sb_server_options(void) {
 }
 
 /// Partial writes (the connection keeps its own offset) from a buffer that
-/// may move between retries (it can grow while a write waits).
+/// may move between retries (it can grow while a write waits); record
+/// buffers freed while a connection is idle (as nginx does): 16 instead of
+/// 33 KiB per idle keep-alive or event-stream connection, for about 1,700
+/// more instructions per request (callgrind, /json).
 static inline long sb_server_modes(void) {
-    return SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER;
+    return SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS;
 }
 
 // MARK: ALPN
