@@ -31,10 +31,12 @@ let package = Package(
 
         // HTTP/1.1 server over POSIX sockets and Dispatch.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // The system's OpenSSL 3 for HTTPS; only HTTP imports it.
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "HTTP",
             dependencies: [
-                "Rx", "CZlib",
+                "Rx", "CZlib", "COpenSSL",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -67,7 +69,7 @@ let package = Package(
         ),
 
         .testTarget(name: "RxTests", dependencies: ["Rx", "RxTest"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Rx", "RxTest"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Rx", "RxTest", "COpenSSL"]),
         .testTarget(name: "SearchTests", dependencies: ["Search"], resources: [.copy("Resources")]),
         .testTarget(name: "SignalboxTests", dependencies: ["Signalbox", "Rx", "RxTest", "HTTP", "Search"]),
     ]

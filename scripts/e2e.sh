@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks: start the release binary on a free port and exercise
-# every endpoint with real clients (curl, an SSE client in Python).
+# every endpoint with real clients (curl, an SSE client in Python), then
+# HTTPS with certificates made at test time (scripts/e2e-tls.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,4 +10,5 @@ if ! python3 -c 'import httpx, httpx_sse, jsonschema, yaml' 2>/dev/null; then
 fi
 swift build -c release --static-swift-stdlib --product signalbox
 binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/signalbox"
-exec python3 scripts/e2e.py "$binary"
+python3 scripts/e2e.py "$binary"
+python3 scripts/e2e-tls.py "$binary"

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Load-benchmark servers: Signalbox's HTTP module and a Hummingbird 2 peer
-// serving the same endpoints. A separate package so the service never
+// serving the same endpoints, over HTTP or HTTPS. A separate package so the service never
 // depends on Hummingbird. Run through `scripts/bench-http`.
 let package = Package(
     name: "HTTPLoad",
@@ -24,6 +24,7 @@ let package = Package(
             name: "bench-hummingbird",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
             ]
         ),
     ]

@@ -19,6 +19,9 @@ struct SignalboxCommand: AsyncParsableCommand {
     @Option(help: "Bearer key that writes must present (SIGNALBOX_API_KEY).") var apiKey: String?
     @Flag(help: "Development only: accept writes without a key when none is configured.")
     var allowUnauthenticatedWrites = false
+    @Option(help: "PEM certificate chain; with --tls-key serves HTTPS (SIGNALBOX_TLS_CERT).") var tlsCert: String?
+    @Option(help: "PEM private key of the certificate (SIGNALBOX_TLS_KEY).") var tlsKey: String?
+    @Option(help: "Plain-HTTP port that redirects to HTTPS with 308 (SIGNALBOX_TLS_REDIRECT_PORT).") var tlsRedirectPort: Int?
     @Option(help: "Log level (SIGNALBOX_LOG_LEVEL).") var logLevel: String?
     @Option(help: "Log format: text or json (SIGNALBOX_LOG_FORMAT).") var logFormat: String?
     @Option(name: .customLong("set"), help: ArgumentHelp("Any setting below, as key=value.", valueName: "key=value"))
@@ -35,6 +38,7 @@ struct SignalboxCommand: AsyncParsableCommand {
         let named: [(String, String?)] = [
             ("host", host), ("port", port.map(String.init)), ("data", data), ("store", store), ("apiKey", apiKey),
             ("log.level", logLevel), ("log.format", logFormat),
+            ("tls.cert", tlsCert), ("tls.key", tlsKey), ("tls.redirectPort", tlsRedirectPort.map(String.init)),
             ("allowUnauthenticatedWrites", allowUnauthenticatedWrites ? "true" : nil),
         ]
         for case (let key, let value?) in named { overrides[key] = value }

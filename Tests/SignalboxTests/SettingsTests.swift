@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HTTP
 @testable import Signalbox
 
 @Suite struct SettingsTests {
@@ -48,6 +49,39 @@ import Testing
         #expect(names["http.maxConnections"] == "SIGNALBOX_HTTP_MAX_CONNECTIONS")
         #expect(names["sse.heartbeatInterval"] == "SIGNALBOX_SSE_HEARTBEAT_INTERVAL")
         #expect(names["data"] == "SIGNALBOX_DATA")
+        #expect(names["tls.cert"] == "SIGNALBOX_TLS_CERT")
+        #expect(names["tls.key"] == "SIGNALBOX_TLS_KEY")
+        #expect(names["tls.redirectPort"] == "SIGNALBOX_TLS_REDIRECT_PORT")
+        #expect(names["tls.handshakeTimeout"] == "SIGNALBOX_TLS_HANDSHAKE_TIMEOUT")
+    }
+
+    @Test func tlsSettingsFromFlagsEnvironmentAndFile() async throws {
+        let file = try temporaryFile(#"{"tls": {"cert": "/etc/c.pem", "key": "/etc/k.pem", "redirectPort": 8081}}"#)
+        let fromFile = try await SettingsLoader.load(configFile: file, environment: [:])
+        #expect(fromFile.tlsCertificatePath == "/etc/c.pem")
+        #expect(fromFile.tlsKeyPath == "/etc/k.pem")
+        #expect(fromFile.tlsRedirectPort == 8081)
+        #expect(fromFile.serverConfiguration.tls?.redirectPort == 8081)
+        let fromEnvironment = try await SettingsLoader.load(
+            overrides: ["tls.redirectPort": "8082"], configFile: try temporaryFile("{}"),
+            environment: ["SIGNALBOX_TLS_CERT": "c", "SIGNALBOX_TLS_KEY": "k", "SIGNALBOX_TLS_HANDSHAKE_TIMEOUT": "2.5"])
+        #expect(fromEnvironment.serverConfiguration.tls == TLSConfiguration(
+            certificateChainFile: "c", privateKeyFile: "k", handshakeTimeout: .seconds(2.5), redirectPort: 8082))
+        #expect(Settings().serverConfiguration.tls == nil)
+    }
+
+    @Test(arguments: [
+        (["SIGNALBOX_TLS_CERT": "c"], "tls.key"),
+        (["SIGNALBOX_TLS_KEY": "k"], "tls.cert"),
+        (["SIGNALBOX_TLS_REDIRECT_PORT": "8081"], "needs HTTPS"),
+        (["SIGNALBOX_TLS_CERT": "c", "SIGNALBOX_TLS_KEY": "k", "SIGNALBOX_TLS_REDIRECT_PORT": "eighty"], "tls.redirectPort"),
+        (["SIGNALBOX_TLS_CERT": "c", "SIGNALBOX_TLS_KEY": "k", "SIGNALBOX_TLS_REDIRECT_PORT": "8080"], "must differ"),
+    ])
+    func incompleteTLSSettingsAreErrors(environment: [String: String], message: String) async throws {
+        let error = await #expect(throws: SettingsError.self) {
+            try await SettingsLoader.load(configFile: try temporaryFile("{}"), environment: environment)
+        }
+        #expect(error?.description.contains(message) == true, "\(error?.description ?? "")")
     }
 
     @Test(arguments: [

@@ -7,7 +7,8 @@ import Glibc
 
 /// One client connection: reads requests through the parser, hands complete
 /// ones to the responder, writes responses in request order, and enforces
-/// the timeouts and bounds of `ServerSettings`.
+/// the timeouts and bounds of `ServerSettings`. Bytes go through its
+/// `Transport`: the socket itself, or a TLS session over it.
 ///
 /// Confined to its worker's queue. A read source stays armed for the whole
 /// life of the connection (also while a handler runs or an event stream is
@@ -18,12 +19,21 @@ final class Connection: @unchecked Sendable {
     let remote: String
     unowned let worker: Worker
     private var core: ServerCore { worker.core }
+    private let responder: any RequestResponder
+    private var transport: Transport
+    private let openedAt: UInt64
 
     private var parser: RequestParser
     private var readSource: DispatchSourceRead?
     private var writeSource: DispatchSourceWrite?
     private var writeSourceActive = false
     private var openSources = 0
+    /// The last write stopped because the socket was full.
+    private var writeBlocked = false
+    /// The last write stopped because TLS needs the peer's next record.
+    private var writeWaitsForRead = false
+    /// A TLS read must send first (the write source then resumes the read).
+    private var readWantsWrite = false
 
     /// Requests not yet fully answered, oldest first; the first one is written.
     private var exchanges: [Exchange] = []
@@ -48,13 +58,16 @@ final class Connection: @unchecked Sendable {
     private var requestCount = 0
     private var lastWriteProgress: UInt64 = 0
 
-    init(fd: Int32, remote: String, worker: Worker, rejecting: Bool) {
+    init(fd: Int32, remote: String, worker: Worker, rejecting: Bool, transport: Transport, responder: any RequestResponder) {
         self.fd = fd
         self.remote = remote
         self.worker = worker
         self.rejecting = rejecting
+        self.transport = transport
+        self.responder = responder
         self.parser = RequestParser(limits: worker.core.configuration.limits)
-        self.phaseSince = Clock.now()
+        self.openedAt = Clock.now()
+        self.phaseSince = openedAt
     }
 
     // MARK: Life cycle
@@ -130,6 +143,7 @@ final class Connection: @unchecked Sendable {
             exchange.retire(cancelling: true)
         }
         pending = []
+        transport.closeOutput()
         if let writeSource {
             if !writeSourceActive { writeSource.resume() }
             writeSource.cancel()
@@ -155,6 +169,7 @@ final class Connection: @unchecked Sendable {
     private func beginClose() {
         guard case .open = state else { return }
         guard pendingOffset >= pending.count else { return }
+        transport.closeOutput()
         shutdown(fd, Int32(SHUT_WR))
         state = .lingering(since: Clock.now())
         for exchange in exchanges { exchange.retire(cancelling: true) }
@@ -171,26 +186,58 @@ final class Connection: @unchecked Sendable {
         }
         let buffer = worker.readBuffer
         for _ in 0..<4 {
-            let count = recv(fd, buffer.baseAddress, buffer.count, 0)
-            if count > 0 {
+            switch transport.read(fd, into: buffer) {
+            case .transferred(let count):
                 if case .lingering = state { continue }
                 if stopReadingRequests && reading == nil { continue }
                 consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                if count < buffer.count || readPaused || isClosed { return }
-            } else if count == 0 {
+                if readPaused || isClosed { return }
+                if count < buffer.count && !transport.hasBufferedInput { return }
+            case .wantRead:
+                return
+            case .wantWrite:
+                readWantsWrite = true
+                syncWriteSource()
+                return
+            case .closed:
                 abort(reason: "peer closed")
                 return
-            } else {
-                switch errno {
-                case EAGAIN, EWOULDBLOCK: return
-                case EINTR: continue
-                default:
-                    abort(reason: "peer closed")
-                    return
-                }
+            case .failed(let reason):
+                abort(reason: reason)
+                return
+            case .notTLS:
+                refusePlainHTTP()
+                return
             }
         }
+        // Input the socket's readiness will not announce again: read it next.
+        if transport.hasBufferedInput { readBufferedInputLater() }
     }
+
+    private func readBufferedInputLater() {
+        worker.queue.async { [self] in
+            if case .closed = state { return }
+            if !readPaused { readable() }
+        }
+    }
+
+    /// Plain HTTP on the TLS port: answered in plain, as Go's net/http does, then closed.
+    private func refusePlainHTTP() {
+        core.logger.debug("plain HTTP on the TLS port", metadata: ["remote": "\(remote)"])
+        transport = .plain
+        stopReadingRequests = true
+        for exchange in exchanges { exchange.retire(cancelling: true) }
+        exchanges.removeAll()
+        reading = nil
+        pending = Self.plainHTTPRefusal
+        pendingOffset = 0
+        closeWhenWritten = true
+        write()
+    }
+
+    private static let plainHTTPRefusal = Array((
+        "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 48\r\n"
+            + "Connection: close\r\n\r\nClient sent an HTTP request to an HTTPS server.\n").utf8)
 
     private func consume(_ bytes: UnsafeRawBufferPointer) {
         do {
@@ -248,10 +295,10 @@ final class Connection: @unchecked Sendable {
         let sink = ResponseSink(connection: self, exchange: exchange)
         exchange.sink = sink
         if head.request.method == .options && head.request.path == "*" {
-            respond(Response(status: .ok, headerFields: [.allow: core.responder.allowedMethods.joined(separator: ", "), .contentLength: "0"]), to: exchange)
+            respond(Response(status: .ok, headerFields: [.allow: responder.allowedMethods.joined(separator: ", "), .contentLength: "0"]), to: exchange)
             return
         }
-        core.responder.respond(to: request, sink: sink)
+        responder.respond(to: request, sink: sink)
     }
 
     /// `X-Request-ID` as sent, when it is short and printable.
@@ -358,6 +405,7 @@ final class Connection: @unchecked Sendable {
         if readPaused && exchanges.count < core.configuration.maxPipelinedRequests {
             readPaused = false
             readSource?.resume()
+            if transport.hasBufferedInput { readBufferedInputLater() }
         }
         if answered && exchanges.isEmpty && phase == .idle {
             // The idle keep-alive timeout starts when the last response is out.
@@ -369,45 +417,65 @@ final class Connection: @unchecked Sendable {
     private var closeWhenWritten = false
 
     private func write() {
+        guard !isClosed else { return }
+        // The write timeout runs from the moment the socket stopped taking bytes.
+        if !writeBlocked && !writeWaitsForRead { lastWriteProgress = Clock.now() }
+        writeBlocked = false
+        writeWaitsForRead = false
         while pendingOffset < pending.count {
-            let count = pending.withUnsafeBytes { bytes in
-                send(fd, bytes.baseAddress! + pendingOffset, bytes.count - pendingOffset, Int32(MSG_NOSIGNAL))
+            let result = pending.withUnsafeBytes { bytes in
+                transport.write(fd, UnsafeRawBufferPointer(rebasing: bytes[pendingOffset...]))
             }
-            if count > 0 {
+            switch result {
+            case .transferred(let count):
                 pendingOffset += count
                 lastWriteProgress = Clock.now()
-            } else if count < 0 && errno == EINTR {
                 continue
-            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                armWriteSource()
-                return
-            } else {
+            case .wantWrite:
+                writeBlocked = true
+            case .wantRead:
+                // A TLS write that needs the peer's next record: the read source brings it.
+                writeWaitsForRead = true
+                if readPaused {
+                    readPaused = false
+                    readSource?.resume()
+                }
+            case .closed, .failed, .notTLS:
                 abort(reason: "write failed")
                 return
             }
+            syncWriteSource()
+            return
         }
         pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
         pendingOffset = 0
-        if writeSourceActive {
-            writeSource?.suspend()
-            writeSourceActive = false
-        }
+        syncWriteSource()
         if closeWhenWritten { beginClose() }
     }
 
-    private func armWriteSource() {
-        guard !writeSourceActive else { return }
+    /// The socket became writable: a TLS read that had to send goes on, then the pending bytes.
+    private func writable() {
+        if readWantsWrite {
+            readWantsWrite = false
+            readable()
+        }
+        write()
+    }
+
+    /// Watches for writability exactly while something waits for it.
+    private func syncWriteSource() {
+        guard !isClosed else { return }
+        let wanted = writeBlocked || readWantsWrite
+        guard wanted != writeSourceActive else { return }
         if writeSource == nil {
             let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: worker.queue)
-            source.setEventHandler { [unowned self] in self.write() }
+            source.setEventHandler { [unowned self] in self.writable() }
             source.setCancelHandler { [self] in self.sourceCancelled() }
             openSources += 1
             writeSource = source
         }
-        // The write timeout runs from the moment the socket stopped taking bytes.
-        lastWriteProgress = Clock.now()
-        writeSource?.resume()
-        writeSourceActive = true
+        if wanted { writeSource?.resume() } else { writeSource?.suspend() }
+        writeSourceActive = wanted
     }
 
     // MARK: Timers
@@ -423,6 +491,10 @@ final class Connection: @unchecked Sendable {
             return
         case .open:
             break
+        }
+        if transport.isHandshaking, let limit = core.configuration.tls?.handshakeTimeout, now &- openedAt >= limit.nanoseconds {
+            abort(reason: "TLS handshake timeout")
+            return
         }
         if pendingOffset < pending.count && now &- lastWriteProgress >= settings.writeTimeout.nanoseconds {
             abort(reason: "write timeout")

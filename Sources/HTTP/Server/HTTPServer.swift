@@ -14,11 +14,13 @@ import Synchronization
 /// ```
 ///
 /// Connections are spread round-robin over a pool of serial worker queues,
-/// one per usable core; no thread waits on a socket.
+/// one per usable core; no thread waits on a socket. With
+/// `ServerConfiguration.tls` the listener speaks HTTPS (see `TLSConfiguration`).
 public final class HTTPServer: Sendable {
     let core: ServerCore
     private let workers: [Worker]
-    private let listener = Locked<Listener?>(nil)
+    /// The main listener, then the HTTPS redirect listener if any.
+    private let listeners = Locked<[Listener]>([])
     private let lifecycleEvents = PublishRelay<LifecycleEvent>()
 
     /// The server's life as it happens: `started`, `draining`, `stopped`.
@@ -39,19 +41,42 @@ public final class HTTPServer: Sendable {
     }
 
     /// Binds the listening socket and starts serving; returns the bound port.
+    /// With TLS, first loads and checks the certificate and key (`TLSError`).
     @discardableResult
     public func start() throws -> Int {
-        let listener = try Listener(core: core, workers: workers)
-        self.listener.withLock { $0 = listener }
+        let configuration = core.configuration
+        if let tls = configuration.tls {
+            let context = try TLSContext(tls)
+            core.tlsContext.withLock { $0 = context }
+        }
+        let listener = try Listener(core: core, workers: workers, port: configuration.port, secure: configuration.tls != nil, responder: core.responder)
+        var started = [listener]
+        if let redirectPort = configuration.tls?.redirectPort {
+            do {
+                started.append(try Listener(core: core, workers: workers, port: redirectPort, secure: false, responder: HTTPSRedirect(httpsPort: listener.port)))
+            } catch {
+                listener.stop()
+                throw error
+            }
+        }
+        listeners.withLock { $0 = started }
         for worker in workers { worker.start() }
-        listener.start()
-        core.logger.info("listening", metadata: ["host": "\(core.configuration.host)", "port": "\(listener.port)", "workers": "\(workers.count)"])
+        for listener in started { listener.start() }
+        var metadata: Logger.Metadata = ["host": "\(configuration.host)", "port": "\(listener.port)", "workers": "\(workers.count)"]
+        if let context = core.tlsContext.withLock({ $0 }) {
+            metadata["tls"] = "\(context.certificateSubject), valid until \(context.certificateNotAfter)"
+        }
+        if started.count > 1 { metadata["https_redirect_port"] = "\(started[1].port)" }
+        core.logger.info("listening", metadata: metadata)
         lifecycleEvents.accept(.started(port: listener.port))
         return listener.port
     }
 
     /// The bound port (useful with port 0); nil before `start()`.
-    public var port: Int? { listener.withLock { $0?.port } }
+    public var port: Int? { listeners.withLock { $0.first?.port } }
+
+    /// The bound port of the HTTPS redirect listener, if any.
+    var redirectPort: Int? { listeners.withLock { $0.count > 1 ? $0[1].port : nil } }
 
     /// The settings in force.
     public var settings: ServerSettings { core.settings.withLock { $0 } }
@@ -61,10 +86,25 @@ public final class HTTPServer: Sendable {
 
     /// Changes timeouts, limits and gzip on the running server. Each connection
     /// uses the new values from its next check; nothing is interrupted.
+    ///
+    /// With TLS, also reads the certificate and key files again: when they
+    /// pass the start-up checks, new connections use them (open ones keep
+    /// their session); when not, an error is logged and the current ones stay.
     public func apply(_ settings: ServerSettings) {
         core.settings.withLock { $0 = settings }
         for worker in workers { worker.apply(settings) }
         core.logger.info("settings applied")
+        if let tls = core.configuration.tls { reloadCertificate(tls) }
+    }
+
+    private func reloadCertificate(_ tls: TLSConfiguration) {
+        do {
+            let context = try TLSContext(tls)
+            core.tlsContext.withLock { $0 = context }
+            core.logger.info("TLS certificate loaded", metadata: ["subject": "\(context.certificateSubject)", "not_after": "\(context.certificateNotAfter)"])
+        } catch {
+            core.logger.error("TLS certificate reload refused; keeping the current certificate", metadata: ["error": "\(error.description)"])
+        }
     }
 
     /// Stops accepting, lets requests in flight finish and ends event streams
@@ -77,7 +117,7 @@ public final class HTTPServer: Sendable {
         }
         lifecycleEvents.accept(.draining)
         core.logger.info("draining", metadata: ["open_connections": "\(openConnections)"])
-        listener.withLock { $0?.stop() }
+        for listener in listeners.withLock({ $0 }) { listener.stop() }
         for worker in workers { worker.drain() }
 
         let workers = self.workers

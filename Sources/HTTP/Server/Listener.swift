@@ -3,23 +3,30 @@ import Dispatch
 import Glibc
 #endif
 
-/// The listening socket: accepts connections and hands them to the workers
+/// A listening socket: accepts connections and hands them to the workers
 /// round-robin; over the connection limit, a connection is answered 503.
+/// The HTTPS listener's connections get a TLS session from the server's
+/// current TLS context; the redirect listener has its own responder.
 final class Listener: @unchecked Sendable {
     let fd: Int32
     let port: Int
     private let core: ServerCore
     private let workers: [Worker]
+    private let responder: any RequestResponder
+    private let secure: Bool
     private let queue = DispatchQueue(label: "signalbox.http.accept")
     private var source: DispatchSourceRead?
     private var next = 0
     private var paused = false
+    private var stopped = false
 
-    init(core: ServerCore, workers: [Worker]) throws {
+    init(core: ServerCore, workers: [Worker], port: Int, secure: Bool, responder: any RequestResponder) throws {
         let configuration = core.configuration
-        (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+        (fd, self.port) = try Socket.listen(host: configuration.host, port: port, backlog: configuration.backlog)
         self.core = core
         self.workers = workers
+        self.secure = secure
+        self.responder = responder
     }
 
     func start() {
@@ -33,10 +40,17 @@ final class Listener: @unchecked Sendable {
     /// Stops accepting; the socket closes once Dispatch lets go of it.
     func stop() {
         queue.sync {
-            if paused { source?.resume() }
+            guard !stopped else { return }
+            stopped = true
+            guard let source else {
+                // Never started (another listener failed to bind): nothing watches the socket.
+                Glibc.close(fd)
+                return
+            }
+            if paused { source.resume() }
             paused = false
-            source?.cancel()
-            source = nil
+            source.cancel()
+            self.source = nil
         }
     }
 
@@ -70,7 +84,8 @@ final class Listener: @unchecked Sendable {
             if !rejecting { core.connectionOpened() }
             let worker = workers[next]
             next = (next + 1) % workers.count
-            worker.adopt(fd: connection, remote: remote, rejecting: rejecting)
+            let tls = secure ? core.tlsContext.withLock { $0 } : nil
+            worker.adopt(fd: connection, remote: remote, rejecting: rejecting, tls: tls, responder: responder)
         }
     }
 }

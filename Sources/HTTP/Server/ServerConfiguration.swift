@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     /// kernel's default (auto-tuned). Smaller values bound the memory a slow
     /// event-stream client can hold in the kernel. Default nil.
     public var socketSendBufferSize: Int?
+    /// HTTPS: certificate chain and key files; nil serves plain HTTP. Default nil.
+    public var tls: TLSConfiguration?
     /// Settings that `HTTPServer.apply(_:)` can change on a running server.
     public var settings: ServerSettings
 
@@ -43,6 +45,7 @@ public struct ServerConfiguration: Sendable {
         maxPipelinedRequests: Int = 16,
         lingerTimeout: Duration = .milliseconds(500),
         socketSendBufferSize: Int? = nil,
+        tls: TLSConfiguration? = nil,
         settings: ServerSettings = ServerSettings()
     ) {
         self.host = host
@@ -54,6 +57,7 @@ public struct ServerConfiguration: Sendable {
         self.maxPipelinedRequests = maxPipelinedRequests
         self.lingerTimeout = lingerTimeout
         self.socketSendBufferSize = socketSendBufferSize
+        self.tls = tls
         self.settings = settings
     }
 }

@@ -13,6 +13,8 @@ final class ServerCore: Sendable {
     let openConnections = Atomic<Int>(0)
     let streamingClients = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
+    /// The TLS context new connections of the HTTPS listener use; replaced on reload.
+    let tlsContext = Locked<TLSContext?>(nil)
     private let idleWaiters = Locked<[CheckedContinuation<Void, Never>]>([])
 
     init(configuration: ServerConfiguration, responder: any RequestResponder, logger: Logger) {

@@ -46,10 +46,20 @@ final class Worker: @unchecked Sendable {
         queue.async { self.scheduleSweep() }
     }
 
-    /// Takes over an accepted socket.
-    func adopt(fd: Int32, remote: String, rejecting: Bool) {
+    /// Takes over an accepted socket; with a TLS context its bytes go through a TLS session.
+    func adopt(fd: Int32, remote: String, rejecting: Bool, tls: TLSContext?, responder: any RequestResponder) {
         queue.async {
-            let connection = Connection(fd: fd, remote: remote, worker: self, rejecting: rejecting)
+            var transport = Transport.plain
+            if let tls {
+                guard let session = TLSSession(context: tls, fd: fd) else {
+                    self.core.logger.error("cannot start a TLS session", metadata: ["remote": "\(remote)"])
+                    Glibc.close(fd)
+                    if !rejecting { self.core.connectionClosed() }
+                    return
+                }
+                transport = .tls(session)
+            }
+            let connection = Connection(fd: fd, remote: remote, worker: self, rejecting: rejecting, transport: transport, responder: responder)
             self.connections[ObjectIdentifier(connection)] = connection
             connection.start()
         }
@@ -101,8 +111,9 @@ final class Worker: @unchecked Sendable {
     /// shortest timeout, between 5 ms and 1 s.
     private func scheduleSweep() {
         let s = settings
-        let shortest = [s.headerReadTimeout, s.bodyReadTimeout, s.idleTimeout, s.writeTimeout, s.heartbeatInterval, core.configuration.lingerTimeout]
-            .map(\.nanoseconds).min() ?? 1_000_000_000
+        var timeouts = [s.headerReadTimeout, s.bodyReadTimeout, s.idleTimeout, s.writeTimeout, s.heartbeatInterval, core.configuration.lingerTimeout]
+        if let tls = core.configuration.tls { timeouts.append(tls.handshakeTimeout) }
+        let shortest = timeouts.map(\.nanoseconds).min() ?? 1_000_000_000
         let period = min(max(shortest / 4, 5_000_000), 1_000_000_000)
         sweepTimer?.cancel()
         let timer = DispatchSource.makeTimerSource(queue: queue)

@@ -33,6 +33,15 @@ public struct Settings: Sendable, Equatable {
     public var eventHistory = 1024
     /// Most search results kept in the shared lookup cache.
     public var cacheMaxEntries = 10_000
+    /// PEM certificate chain; with `tlsKeyPath` the listener speaks HTTPS.
+    /// The files are read again on SIGHUP (the paths are fixed at start).
+    public var tlsCertificatePath: String?
+    /// PEM private key of the certificate.
+    public var tlsKeyPath: String?
+    /// A plain-HTTP port that redirects every request to HTTPS (308).
+    public var tlsRedirectPort: Int?
+    /// Seconds a client has for its TLS handshake.
+    public var tlsHandshakeTimeout = 10.0
 
     // MARK: Reloadable on SIGHUP
 

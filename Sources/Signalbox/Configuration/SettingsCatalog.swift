@@ -64,6 +64,12 @@ public enum SettingsCatalog {
             int("http.maxBodyBytes", \.maxBodyBytes, 0...1 << 30, defaults, "Largest request body (413 beyond)"),
             int("events.history", \.eventHistory, 0...1_000_000, defaults, "Change events kept for Last-Event-ID resumes"),
             int("cache.maxEntries", \.cacheMaxEntries, 1...10_000_000, defaults, "Most search results in the shared lookup cache"),
+            optionalString("tls.cert", \.tlsCertificatePath,
+                           "PEM certificate chain: with tls.key, serves HTTPS (files re-read on SIGHUP)"),
+            optionalString("tls.key", \.tlsKeyPath, "PEM private key of tls.cert (unencrypted)"),
+            optionalInt("tls.redirectPort", \.tlsRedirectPort, 1...65535, "Plain-HTTP port that answers 308 to HTTPS"),
+            seconds("tls.handshakeTimeout", \.tlsHandshakeTimeout, defaults, "Seconds a client has for its TLS handshake",
+                    reloadable: false),
             int("http.maxConnections", \.maxConnections, 1...1_000_000, defaults,
                 "Most open connections; one more gets 503", reloadable: true),
             seconds("http.headerTimeout", \.headerTimeout, defaults, "Seconds to receive a request head (408 beyond)"),
@@ -114,10 +120,11 @@ public enum SettingsCatalog {
     }
 
     static func seconds(
-        _ key: String, _ path: WritableKeyPath<Settings, Double> & Sendable, _ defaults: Settings, _ summary: String
+        _ key: String, _ path: WritableKeyPath<Settings, Double> & Sendable, _ defaults: Settings, _ summary: String,
+        reloadable: Bool = true
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
-        return setting(key, path, summary, reloadable: true, defaultText: "\(value)", defaultContent: .double(value)) {
+        return setting(key, path, summary, reloadable: reloadable, defaultText: "\(value)", defaultContent: .double(value)) {
             reader, settings in
             let found = try reader.requiredDouble(forKey: ConfigKey(key))
             guard found.isFinite, found > 0, found <= 86_400 else {
@@ -145,6 +152,43 @@ public enum SettingsCatalog {
         setting(key, path, summary, reloadable: false, defaultText: "(none)", defaultContent: nil) { reader, settings in
             let found = reader.string(forKey: ConfigKey(key))
             settings[keyPath: path] = (found?.isEmpty ?? true) ? nil : found
+        }
+    }
+
+    static func optionalInt(
+        _ key: String, _ path: WritableKeyPath<Settings, Int?> & Sendable, _ range: ClosedRange<Int>, _ summary: String
+    ) -> SettingDescriptor {
+        setting(key, path, summary, reloadable: false, defaultText: "(none)", defaultContent: nil) { reader, settings in
+            guard let found = reader.int(forKey: ConfigKey(key)) else {
+                // Absent (or empty) is none; anything else that is not an integer is an error.
+                if let text = reader.string(forKey: ConfigKey(key)), !text.isEmpty {
+                    throw SettingsError(description: "\"\(text)\" is not an integer")
+                }
+                settings[keyPath: path] = nil
+                return
+            }
+            guard range.contains(found) else {
+                throw SettingsError(description: "\(found) is outside \(range.lowerBound)...\(range.upperBound)")
+            }
+            settings[keyPath: path] = found
+        }
+    }
+
+    /// Rules between settings, checked after each one is valid on its own.
+    static func checkCombination(_ settings: Settings) throws {
+        let cert = "tls.cert (SIGNALBOX_TLS_CERT)", key = "tls.key (SIGNALBOX_TLS_KEY)"
+        switch (settings.tlsCertificatePath, settings.tlsKeyPath) {
+        case (nil, .some): throw SettingsError(description: "\(key) is set without \(cert): HTTPS needs both")
+        case (.some, nil): throw SettingsError(description: "\(cert) is set without \(key): HTTPS needs both")
+        default: break
+        }
+        if let redirect = settings.tlsRedirectPort {
+            guard settings.tlsCertificatePath != nil else {
+                throw SettingsError(description: "tls.redirectPort (SIGNALBOX_TLS_REDIRECT_PORT) needs HTTPS (tls.cert and tls.key)")
+            }
+            guard redirect != settings.port else {
+                throw SettingsError(description: "tls.redirectPort (SIGNALBOX_TLS_REDIRECT_PORT) must differ from port (\(settings.port))")
+            }
         }
     }
 

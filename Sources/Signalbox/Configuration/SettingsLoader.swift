@@ -56,6 +56,7 @@ public enum SettingsLoader {
                     description: "invalid setting \(descriptor.key) (\(descriptor.environmentVariable)): \(error)")
             }
         }
+        try SettingsCatalog.checkCombination(settings)
         return settings
     }
 }

@@ -10,7 +10,16 @@ extension Settings {
             limits: ParserLimits(
                 maxRequestLineLength: maxRequestLineBytes, maxHeaderSectionLength: maxHeaderBytes,
                 maxHeaderFieldCount: maxHeaderFields, maxBodyLength: maxBodyBytes),
+            tls: tlsConfiguration,
             settings: serverSettings)
+    }
+
+    /// HTTPS when both a certificate and a key are configured.
+    var tlsConfiguration: TLSConfiguration? {
+        guard let tlsCertificatePath, let tlsKeyPath else { return nil }
+        return TLSConfiguration(
+            certificateChainFile: tlsCertificatePath, privateKeyFile: tlsKeyPath,
+            handshakeTimeout: .seconds(tlsHandshakeTimeout), redirectPort: tlsRedirectPort)
     }
 
     /// The part of the HTTP server's settings that SIGHUP can change.

@@ -69,10 +69,16 @@ public final class SignalboxService: Sendable {
         server = HTTPServer(configuration: settings.serverConfiguration, router: router, logger: logger)
     }
 
-    /// Binds and starts serving; returns the bound port.
+    /// Binds and starts serving; returns the bound port. An unusable TLS
+    /// certificate or key is a ``SettingsError``, as any invalid setting.
     @discardableResult
     public func start() throws -> Int {
-        let port = try server.start()
+        let port: Int
+        do {
+            port = try server.start()
+        } catch let error as TLSError {
+            throw SettingsError(description: "invalid setting tls.cert/tls.key: \(error)")
+        }
         let (server, lookups, logger) = (self.server, self.lookups, self.logger)
         configuration.changed
             .asSignal()

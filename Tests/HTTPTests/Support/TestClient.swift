@@ -1,3 +1,4 @@
+import COpenSSL
 import Glibc
 
 /// A blocking HTTP/1.1 client over a raw socket, for end-to-end tests:
@@ -20,6 +21,8 @@ final class TestClient {
 
     let fd: Int32
     private var buffer: [UInt8] = []
+    /// Set by `startTLS`: reads and writes then go through this session.
+    private(set) var session: OpaquePointer?
 
     init(port: Int, receiveTimeout seconds: Int = 5) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -35,7 +38,15 @@ final class TestClient {
         guard result == 0 else { throw Failure(description: "connect failed: errno \(errno)") }
     }
 
-    deinit { close(fd) }
+    deinit {
+        if let session { SSL_free(session) }
+        close(fd)
+    }
+
+    /// Sends and receives through `session` from now on (see `startTLS`).
+    func attach(_ session: OpaquePointer) {
+        self.session = session
+    }
 
     /// Sets the kernel receive buffer (before reading), to make a slow reader.
     func setReceiveBuffer(_ bytes: Int32) {
@@ -48,7 +59,12 @@ final class TestClient {
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes { bytes in
+                if let session {
+                    return Int(SSL_write(session, bytes.baseAddress! + offset, Int32(bytes.count - offset)))
+                }
+                return Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
             guard count > 0 else { throw Failure(description: "send failed: errno \(errno)") }
             offset += count
         }
@@ -58,6 +74,18 @@ final class TestClient {
     @discardableResult
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
+        if let session {
+            let count = SSL_read(session, &chunk, Int32(chunk.count))
+            if count > 0 {
+                buffer += chunk[..<Int(count)]
+                return true
+            }
+            switch SSL_get_error(session, count) {
+            case SSL_ERROR_ZERO_RETURN: return false  // close_notify
+            case SSL_ERROR_WANT_READ: throw Failure(description: "TLS read timed out")
+            default: throw Failure(description: "TLS read failed: \(TLSTestSupport.reason())")
+            }
+        }
         let count = recv(fd, &chunk, chunk.count, 0)
         if count > 0 {
             buffer += chunk[..<count]

@@ -9,11 +9,13 @@ func startServer(
     settings: ServerSettings = ServerSettings(),
     limits: ParserLimits = ParserLimits(),
     lingerTimeout: Duration = .milliseconds(500),
-    socketSendBufferSize: Int? = nil
+    socketSendBufferSize: Int? = nil,
+    tls: TLSConfiguration? = nil,
+    workerCount: Int = 2
 ) throws -> HTTPServer {
     var logger = Logger(label: "test.http")
     logger.logLevel = .error
-    let configuration = ServerConfiguration(host: host, port: 0, workerCount: 2, limits: limits, lingerTimeout: lingerTimeout, socketSendBufferSize: socketSendBufferSize, settings: settings)
+    let configuration = ServerConfiguration(host: host, port: 0, workerCount: workerCount, limits: limits, lingerTimeout: lingerTimeout, socketSendBufferSize: socketSendBufferSize, tls: tls, settings: settings)
     let server = HTTPServer(configuration: configuration, router: router, logger: logger)
     try server.start()
     return server
