@@ -92,7 +92,7 @@ func checkWriteThenFind(_ text: String) {
 }
 
 /// A few dozen names in several scripts, with accents, apostrophes, digits and long words.
-nonisolated(unsafe) let fuzzIndex: SearchIndex = {
+let fuzzIndex: SearchIndex = {
     let names: [(String, [String], String)] = [
         ("São Paulo", ["Sao Paulo", "サンパウロ"], "BR"), ("Paris", ["Paname", "Париж"], "FR"),
         ("Paris", [], "US"), ("Amsterdam", ["Ámsterdam"], "NL"), ("Москва", ["Moscow", "Moskau"], "RU"),
