@@ -9,6 +9,7 @@
 // crash otherwise.
 
 import Foundation
+@testable import Search
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func documentFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

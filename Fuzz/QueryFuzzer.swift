@@ -11,6 +11,7 @@
 // name; or a document named by the query text, just written, is not found by that text.
 
 import Foundation
+@testable import Search
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func queryFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
