@@ -27,7 +27,7 @@ def main():
     server = Server(args.binary, settings={"events.history": 64}).start()
     try:
         command = [
-            "st", "--config-file", os.path.join(os.path.dirname(__file__), "schemathesis.toml"),
+            sys.executable, "-m", "schemathesis.cli", "--config-file", os.path.join(os.path.dirname(__file__), "schemathesis.toml"),
             "run", f"{server.base}/openapi.yaml", "--url", server.base,
             "--checks", "all", "--max-examples", str(examples), "--phases", phases,
             "--header", f"Authorization: Bearer {API_KEY}", "--exclude-path-regex", STREAMS,
