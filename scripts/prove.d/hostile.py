@@ -27,9 +27,10 @@ from common import Probe, Report, Server, arguments, describe_latencies, percent
 
 LIMIT = 512
 HEADER_TIMEOUT = 10.0
-# The normal client's p99 under attack: well above a loaded 2-core machine's noise (tens of ms),
-# well below what starvation looks like (slowhttptest calls a server unavailable after 3 s).
-MAX_P99_MS = 250
+# The normal client's p99 under attack: above a shared 2-core machine's noise (a few ms when
+# quiet; up to ~190 ms measured at load average 6–9 while others built), well below what
+# starvation looks like (seconds and timeouts; slowhttptest calls a server unavailable after 3 s).
+MAX_P99_MS = 500
 
 
 def attack(report, server, probe, name, command, seconds, connections):
