@@ -88,8 +88,9 @@ class Report:
 class Server:
     """The release binary on a port of its own, with a store in a fresh directory."""
 
-    def __init__(self, binary, settings=None, store=None, cpus=None, extra_env=None):
+    def __init__(self, binary, settings=None, store=None, cpus=None, extra_env=None, fd_limit=None):
         self.binary = binary
+        self.fd_limit = fd_limit
         self.settings = settings or {}
         self.workdir = tempfile.mkdtemp(prefix="signalbox-prove-")
         self.store = store or os.path.join(self.workdir, "store.sqlite")
@@ -117,7 +118,11 @@ class Server:
         if self.cpus is not None:
             command = ["taskset", "-c", self.cpus] + command
         log = open(self.log_path, "ab")
-        self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        def limit_descriptors():
+            if self.fd_limit:
+                import resource
+                resource.setrlimit(resource.RLIMIT_NOFILE, (self.fd_limit, self.fd_limit))
+        self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, preexec_fn=limit_descriptors)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -168,6 +173,12 @@ class Server:
                     return int(line.split()[1])
         return 0
 
+    def cpu_seconds(self):
+        """User plus system CPU time used so far."""
+        with open(f"/proc/{self.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def fd_count(self):
         return len(os.listdir(f"/proc/{self.pid}/fd"))
 
@@ -188,6 +199,15 @@ class Server:
     def connections(self):
         """(http_open_connections counting the /metrics request itself, open descriptors)."""
         return int(self.metric("http_open_connections") or 0), self.fd_count()
+
+    def baseline(self):
+        """The connection counts at rest: the least of a few readings (a client that just closed
+        may not have been noticed yet)."""
+        readings = []
+        for _ in range(6):
+            readings.append(self.connections())
+            time.sleep(0.1)
+        return min(c for c, _ in readings), min(f for _, f in readings)
 
     def wait_for_connections(self, baseline, timeout):
         """Waits until both counts are back at `baseline` (at most `slack` descriptors more); returns (seconds, counts)."""

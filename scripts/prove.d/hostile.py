@@ -7,6 +7,8 @@ seconds alone, then during each attack:
   slowloris  `slowhttptest -H`: 400 connections that send their head a header line every 2 s;
              the server answers 408 and closes each after http.headerTimeout, and slowhttptest
              does not reopen them, so one wave lasts about 10 s (long mode: 5 waves);
+  slow body  `slowhttptest -B` (R-U-Dead-Yet): 300 PUTs announcing a 64 KiB body and sending a
+             few bytes of it every 2 s (http.bodyTimeout, 30 s, ends each);
   slow read  `slowhttptest -X`: 200 connections that pipeline 4 searches of 100 hits each and
              read the answers 32 bytes a second through a 16–64 byte receive window.
 Requirements: no failed request of the normal client, its p99 while at least half the attack's
@@ -80,7 +82,7 @@ def main():
     probe = Probe(server.port)
     probe.start()
     try:
-        baseline = server.connections()
+        baseline = server.baseline()
         rss_before = server.rss_kib()
         latencies, failures = probe.measure(5)
         base_p99 = percentile(latencies, 99)
@@ -98,6 +100,15 @@ def main():
             waited, counts = server.wait_for_connections(baseline, timeout=HEADER_TIMEOUT + 5)
             report.require("after slowloris, connections and descriptors return to the baseline within the head timeout",
                            waited is not None, f"{counts} vs {baseline}" + (f", after {waited:.1f} s" if waited is not None else ""))
+
+        url = f"{server.base}/documents/rudy"
+        slowbody = ["slowhttptest", "-B", "-t", "PUT", "-f", "application/json", "-c", "300", "-r", "200", "-i", "2",
+                    "-s", "65536", "-x", "24", "-l", str(seconds), "-p", "3", "-u", url]
+        p99 = attack(report, server, probe, "slow body", slowbody, seconds, 300)
+        report.figure(f"slow body p99 / alone p99: {p99 / base_p99:.2f}×")
+        waited, counts = server.wait_for_connections(baseline, timeout=30 + 5)
+        report.require("after slow body, connections and descriptors return to the baseline within the body timeout",
+                       waited is not None, f"{counts} vs {baseline}" + (f", after {waited:.1f} s" if waited is not None else ""))
 
         url = f"{server.base}/search?q=a&limit=100"
         slowread = ["slowhttptest", "-X", "-c", "200", "-r", "200", "-k", "4", "-w", "16", "-y", "64", "-n", "1", "-z", "32",

@@ -5,7 +5,9 @@ The server runs with http.maxConnections = 64. The suite fills every slot with i
 clients, then opens more connections: each must be answered 503 (with Retry-After) at once,
 measured from connect to the whole answer. Then wrk opens 4× the limit for a few seconds: the
 excess is refused with 503, never left hanging. Once the load ends, a normal request gets 200,
-and the open connections and descriptors return to their baseline.
+and the open connections and descriptors return to their baseline. Last, with the server's
+open-file limit at 128 and 200 connections: accepting pauses (no busy loop), the service stays
+up, and serves again once they leave.
 """
 import os
 import socket
@@ -56,7 +58,7 @@ def main():
     wrk_seconds = 5 if args.mode == "short" else 30
     server = Server(args.binary, settings={"http.maxConnections": LIMIT}).start()
     try:
-        baseline = server.connections()
+        baseline = server.baseline()
         report.figure(f"http.maxConnections {LIMIT}; baseline: {baseline[0]} open connection(s) (the /metrics request), {baseline[1]} descriptors")
 
         held = hold(server.port, LIMIT)
@@ -105,7 +107,50 @@ def main():
         code = server.stop()
         report.require("SIGTERM then ends it with exit code 0", code == 0, f"exit {code}")
         server.cleanup()
+    descriptors_exhausted(report, args)
     report.finish()
+
+
+def descriptors_exhausted(report, args):
+    """More connections than the process may open descriptors (RLIMIT_NOFILE 128, maxConnections
+    10,000): accepting pauses instead of spinning, the rest wait in the backlog, and the service
+    recovers when they leave."""
+    server = Server(args.binary, settings={"http.maxConnections": 10000}, fd_limit=128).start()
+    try:
+        baseline = server.baseline()
+        sockets, answered = [], 0
+        for _ in range(200):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: prove\r\n\r\n")
+            sockets.append(s)
+        for s in sockets:
+            s.settimeout(0.05)
+            try:
+                answered += s.recv(4096).startswith(b"HTTP/1.1 200")
+            except OSError:
+                pass
+        cpu_before = server.cpu_seconds()
+        time.sleep(3)
+        spent = server.cpu_seconds() - cpu_before
+        report.figure(f"RLIMIT_NOFILE 128, 200 connections: {answered} answered, the rest wait in the backlog; "
+                      f"server CPU over 3 s of exhaustion {spent:.2f} s")
+        report.require("out of descriptors, accepting pauses instead of spinning (< 0.5 s CPU in 3 s)", spent < 0.5, f"{spent:.2f} s")
+        report.require("the service is still up out of descriptors", server.alive())
+        for s in sockets:
+            s.close()
+        started = time.monotonic()
+        status = None
+        while time.monotonic() - started < 10 and status != 200:
+            try:
+                status = get(server.port, "/healthz", timeout=2)[0]
+            except OSError:
+                time.sleep(0.1)
+        report.require("it serves again once the connections leave", status == 200, f"after {time.monotonic() - started:.2f} s")
+        waited, counts = server.wait_for_connections(baseline, timeout=15)
+        report.require("connections and descriptors return to the baseline", waited is not None, f"{counts} vs {baseline}")
+    finally:
+        server.stop()
+        server.cleanup()
 
 
 if __name__ == "__main__":

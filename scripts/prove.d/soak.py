@@ -177,7 +177,7 @@ def main():
         # One write first, so the store's WAL files are open in the baseline.
         get(server.port, "/documents/soak-0", method="PUT", body=json.dumps({"name": "Soakville"}),
             headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"})
-        baseline = server.connections()
+        baseline = server.baseline()
         report.figure(f"{len(paths)} distinct search paths; {SSE_CLIENTS} SSE clients; open-file limit {limit}; "
                       f"server on CPU {'0, clients on CPU 1' if two_cpus else 'any'}; baseline {baseline[0]} connection(s), "
                       f"{baseline[1]} descriptors, RSS {server.rss_kib() / 1024:.1f} MiB")
