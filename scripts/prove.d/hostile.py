@@ -11,14 +11,16 @@ seconds alone, then during each attack:
              few bytes of it every 2 s (http.bodyTimeout, 30 s, ends each);
   slow read  `slowhttptest -X`: 200 connections that pipeline 4 searches of 100 hits each and
              read the answers 32 bytes a second through a 16–64 byte receive window.
+  garbage    malformed and mutated requests (the parser fuzzer's seeds), sent in small pieces.
 Requirements: no failed request of the normal client, its p99 while at least half the attack's
 connections are open below
 MAX_P99_MS, the attack really held connections open, and after it the open connections
 (http_open_connections) and the process's descriptors return to their baseline within the
 configured timeouts.
 """
-import csv
 import os
+import random
+import socket
 import subprocess
 import sys
 import threading
@@ -73,11 +75,57 @@ def attack(report, server, probe, name, command, seconds, connections):
     return p99
 
 
+def garbage(report, server, probe, seconds):
+    """Malformed and mutated requests (the parser fuzzer's seeds, bytes changed, pieces glued,
+    sent in random small writes, then a half-close) on new connections, as fast as answered."""
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "Fuzz", "corpus", "parser")
+    seeds = [open(os.path.join(root, name), "rb").read() for name in sorted(os.listdir(root))]
+    rng = random.Random(1)
+    outcomes, hung = {}, 0
+    probe.running.set()
+    probe.latencies, probe.failures, probe.times = [], [], []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        data = bytearray(rng.choice(seeds))
+        for _ in range(rng.randrange(4)):
+            if data and rng.random() < 0.5:
+                data[rng.randrange(len(data))] = rng.randrange(256)
+            else:
+                data += rng.choice(seeds)[:rng.randrange(200)]
+        try:
+            with socket.create_connection(("127.0.0.1", server.port), timeout=15) as s:
+                position = 0
+                while position < len(data):
+                    step = rng.randrange(1, 64)
+                    s.sendall(bytes(data[position:position + step]))
+                    position += step
+                s.shutdown(socket.SHUT_WR)
+                answer = b""
+                while chunk := s.recv(65536):
+                    answer += chunk
+            status = answer[9:12].decode(errors="replace") or "closed"
+        except socket.timeout:
+            hung += 1
+            continue
+        except OSError as error:
+            status = type(error).__name__
+        outcomes[status] = outcomes.get(status, 0) + 1
+    probe.running.clear()
+    latencies, failures = list(probe.latencies), list(probe.failures)
+    report.figure(f"garbage: {sum(outcomes.values())} connections in {seconds} s, answers "
+                  + ", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items(), key=lambda kv: -kv[1])))
+    report.figure(f"normal client meanwhile: {describe_latencies(latencies)}, {len(failures)} failed")
+    report.require("garbage: no connection left hanging (each answered or closed within 15 s)", hung == 0, f"{hung} hung")
+    report.require("garbage: no failed request of the normal client", not failures, "; ".join(failures[:5]))
+    report.require("garbage: only client-error answers or a close, never a 5xx",
+                   not any(k.startswith("5") and k not in ("501", "505") for k in outcomes), f"{outcomes}")
+
+
 def main():
     args = arguments(__doc__)
     report = Report(f"hostile clients ({args.mode})")
     raise_fd_limit()
-    seconds = 20 if args.mode == "short" else 120
+    seconds = 15 if args.mode == "short" else 120
     server = Server(args.binary, settings={"http.maxConnections": LIMIT}).start()
     probe = Probe(server.port)
     probe.start()
@@ -92,10 +140,10 @@ def main():
         report.require("the normal client alone gets every answer", not failures and latencies, "; ".join(failures[:5]))
 
         url = f"{server.base}/healthz"
-        slowloris = ["slowhttptest", "-H", "-c", "400", "-r", "200", "-i", "2", "-x", "24", "-l", "20",
+        slowloris = ["slowhttptest", "-H", "-c", "400", "-r", "200", "-i", "2", "-x", "24", "-l", "15" if args.mode == "short" else "20",
                      "-p", "3", "-u", url]
         for wave in range(1 if args.mode == "short" else 5):
-            p99 = attack(report, server, probe, "slowloris", slowloris, 20, 400)
+            p99 = attack(report, server, probe, "slowloris", slowloris, 15 if args.mode == "short" else 20, 400)
             report.figure(f"slowloris p99 / alone p99: {p99 / base_p99:.2f}×")
             waited, counts = server.wait_for_connections(baseline, timeout=HEADER_TIMEOUT + 5)
             report.require("after slowloris, connections and descriptors return to the baseline within the head timeout",
@@ -118,6 +166,10 @@ def main():
         waited, counts = server.wait_for_connections(baseline, timeout=30 + 5)
         report.require("after slow read, connections and descriptors return to the baseline within the write timeout",
                        waited is not None, f"{counts} vs {baseline}" + (f", after {waited:.1f} s" if waited is not None else ""))
+        garbage(report, server, probe, 10 if args.mode == "short" else 60)
+        waited, counts = server.wait_for_connections(baseline, timeout=5)
+        report.require("after the garbage, connections and descriptors return to the baseline", waited is not None,
+                       f"{counts} vs {baseline}")
         report.require("the service is still up", server.alive())
     finally:
         probe.stop()
