@@ -27,7 +27,7 @@ def main():
     server = Server(args.binary, settings={"events.history": 64}).start()
     try:
         command = [
-            sys.executable, "-m", "schemathesis.cli", "--config-file", os.path.join(os.path.dirname(__file__), "schemathesis.toml"),
+            sys.executable, "-m", "schemathesis.cli", "--config-file", os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemathesis.toml"),
             "run", f"{server.base}/openapi.yaml", "--url", server.base,
             "--checks", "all", "--max-examples", str(examples), "--phases", phases,
             "--header", f"Authorization: Bearer {API_KEY}", "--exclude-path-regex", STREAMS,
@@ -36,7 +36,8 @@ def main():
             "--continue-on-failure",
         ] + (["--seed", "7"] if args.mode == "short" else [])
         report.figure("$ " + " ".join(command))
-        result = subprocess.run(command, capture_output=True, text=True)
+        # In the server's scratch directory: schemathesis keeps a cache (.schemathesis/) where it runs.
+        result = subprocess.run(command, capture_output=True, text=True, cwd=server.workdir)
         output = result.stdout + result.stderr
         lines = output.strip().splitlines()
         tail = lines if result.returncode else lines[-25:]
