@@ -209,9 +209,10 @@ def main():
         rate = next((l.split()[-1] for l in lines if l.startswith("Requests/sec")), "?")
         p50 = next((l.split()[-1] for l in lines if l.strip().startswith("50%")), "?")
         p99 = next((l.split()[-1] for l in lines if l.strip().startswith("99%")), "?")
+        latency = next((" ".join(l.split()[1:4]) for l in lines if l.strip().startswith("Latency ")), "?")
         non2xx = int(next((l.split()[-1] for l in lines if "Non-2xx" in l), "0"))
         errors = next((l.strip() for l in lines if "Socket errors" in l), "Socket errors: none")
-        report.figure(f"$ {' '.join(wrk_command[:-3])} -s queries.lua URL: {requests}, {rate} req/s, p50 {p50}, p99 {p99}; "
+        report.figure(f"$ {' '.join(wrk_command[:-3])} -s queries.lua URL: {requests}, {rate} req/s, latency avg/stdev/max {latency}, p50 {p50}, p99 {p99}; "
                       f"non-2xx {non2xx}; {errors}")
         report.require("wrk: no non-2xx answer and no socket error", non2xx == 0 and errors == "Socket errors: none",
                        f"{non2xx} non-2xx; {errors}")
