@@ -62,7 +62,8 @@ func checkTokens(of text: String) {
 
 func checkSearch(_ query: SearchQuery) {
     let result = fuzzIndex.search(query)
-    let matching = fuzzIndex.allDocuments().filter { query.matches($0) }
+    let parsed = ParsedQuery(query)  // once: SearchQuery.matches parses the query on each call
+    let matching = fuzzIndex.allDocuments().filter { parsed.matches($0) }
     let ids = Set(matching.map(\.id))
     for hit in result.hits {
         if !ids.contains(hit.document.id) {
@@ -73,7 +74,6 @@ func checkSearch(_ query: SearchQuery) {
             fatalError("highlight \(hit.highlight) outside \(hit.document.name.debugDescription) for \(query)")
         }
     }
-    let parsed = ParsedQuery(query)
     let expected = parsed.words.isEmpty ? 0 : max(0, min(parsed.limit, matching.count - parsed.offset))
     if result.hits.count != expected {
         fatalError("\(result.hits.count) hits, \(matching.count) documents match (limit \(parsed.limit), offset \(parsed.offset)) for \(query)")
