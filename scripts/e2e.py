@@ -254,6 +254,10 @@ def run_checks(base):
     check("limit beyond 100 is 400", status == 400)
     status, _, _ = curl(f"{base}/search?q=x&country=France")
     check("a malformed country code is 400", status == 400)
+    status, _, _ = curl(f"{base}/search?q=x&country=%C3%9F")
+    check("a non-ASCII country code is 400 (ß uppercases to SS)", status == 400)
+    status, _, _ = curl(f"{base}/search?q=paris&country=fr,,us,")
+    check("country codes in either case, empty items ignored", status == 200)
     status, headers, body = curl("--compressed", "-H", "Accept-Encoding: gzip", f"{base}/search?q=a&limit=100")
     check("large search answer is gzip-compressed", status == 200 and headers.get("content-encoding") == "gzip"
           and len(json.loads(body)["hits"]) == 100)

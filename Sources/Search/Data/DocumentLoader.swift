@@ -157,7 +157,10 @@ enum GeoNamesCacheFormat {
         var alternates: [String] = []
         for (key, value) in fields {
             switch (key, value) {
-            case ("geonameid", .number(let n)): id = String(Int64(n))
+            case ("geonameid", .number(let n)):
+                // Int64(n) traps beyond its range (and 1e400 reads as infinity).
+                guard n == n.rounded(), abs(n) < 1e15 else { throw failure("geonameid must be a whole number") }
+                id = String(Int64(n))
             case ("geonameid", .string(let s)): id = s
             case ("name", .string(let s)): name = s
             case ("countrycode", .string(let s)): country = s

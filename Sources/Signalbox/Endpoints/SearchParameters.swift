@@ -9,7 +9,8 @@ enum SearchParameters {
         }
         let countries = request.queryItems(named: "country")
             .flatMap { $0.split(separator: ",") }
-            .map { $0.uppercased() }
+            // ASCII only: "ß".uppercased() is "SS", which would pass for a country code.
+            .map { $0.allSatisfy(\.isASCII) ? $0.uppercased() : String($0) }
         var minRank: Double?
         if let value = request.query["min_rank"] {
             guard let number = Double(value), number >= 0 else {
