@@ -8,7 +8,7 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 FROM ${BUILDER_IMAGE} AS build
 WORKDIR /src
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev libssl-dev \
     && rm -rf /var/lib/apt/lists/*
 # Dependencies in their own layer: rebuilt only when Package.swift changes.
 COPY Package.swift ./
@@ -26,7 +26,7 @@ RUN swift build -c release --product signalbox --static-swift-stdlib \
 
 FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 zlib1g \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libssl3 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 signalbox \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --shell /usr/sbin/nologin signalbox \

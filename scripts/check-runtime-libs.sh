@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The release binary (static Swift standard library) must need no shared
 # library beyond what the Dockerfile's runtime image has: glibc, libstdc++
-# and zlib (in debian:bookworm-slim) plus libsqlite3-0. A new one must be
+# and zlib (in debian:bookworm-slim) plus libsqlite3-0 and libssl3 (HTTPS). A new one must be
 # added to the Dockerfile's runtime stage and to the list below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --static-swift-stdlib --product signalbox >/dev/null
 binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/signalbox"
-allowed='^(linux-vdso|ld-linux-x86-64|ld-linux-aarch64|libc|libm|libdl|libpthread|librt|libutil|libgcc_s|libstdc\+\+|libsqlite3|libz)\.so'
+allowed='^(linux-vdso|ld-linux-x86-64|ld-linux-aarch64|libc|libm|libdl|libpthread|librt|libutil|libgcc_s|libstdc\+\+|libsqlite3|libz|libssl|libcrypto)\.so'
 status=0
 while read -r name _; do
     [ -z "$name" ] && continue
