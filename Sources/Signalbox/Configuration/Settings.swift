@@ -63,8 +63,9 @@ public struct Settings: Sendable, Equatable {
     public var gzipMinBytes = 1024
     /// Seconds a cached search result lives without requests.
     public var cacheTTL = 60.0
-    /// Seconds that in-flight requests get to finish on SIGTERM.
-    public var shutdownGracePeriod = 10.0
+    /// Seconds that in-flight requests get to finish on SIGTERM; 8 stays
+    /// inside Docker's default stop timeout (10 s) before its SIGKILL.
+    public var shutdownGracePeriod = 8.0
     /// Log level: trace, debug, info, notice, warning, error, critical.
     public var logLevel = "info"
     /// Log format: text or json.
