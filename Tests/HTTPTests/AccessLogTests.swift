@@ -1,5 +1,6 @@
 @testable import HTTP
 import Logging
+import Rx
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 @testable import HTTP
 import Logging
+import Rx
 import Testing
 
 /// Answers at once and remembers the last sink weakly, to see it freed.

@@ -56,8 +56,31 @@ import Testing
         #expect(SearchQuery("amsterdma").matches(document))
         #expect(!SearchQuery("rotter").matches(document))
         #expect(!SearchQuery("amst", countries: ["BE"]).matches(document))
-        #expect(SearchIndex.affects(query: SearchQuery("amst", minRank: 1), document: document))
-        #expect(!SearchIndex.affects(query: SearchQuery("amst", minRank: 2), document: document))
+        #expect(SearchQuery("amst", minRank: 1).matches(document))
+        #expect(!SearchQuery("amst", minRank: 2).matches(document))
+    }
+
+    @Test func aQueryMatcherAgreesWithTheIndexOnWhatAQueryFinds() {
+        // The index's rule (every word matches) is stricter than the matcher's (the first word):
+        // whatever a query finds, its matcher must accept, or a write would leave a stale result.
+        let names = ["Amsterdam", "Amstelveen", "Rotterdam", "Den Haag", "São Paulo", "Sao Tome", "Zürich",
+                     "Zurich North", "Paris", "Parijs", "Pärnu", "Łódź", "Lodz East", "Köln", "Cologne"]
+        let documents = names.enumerated().map { city("\($0.offset)", $0.element, rank: Double($0.offset)) }
+        let index = SearchIndex(documents: documents)
+        let queries = ["am", "amst", "amsterdma", "rotter dam", "sao", "são p", "zur", "zurich n", "pari", "par",
+                       "lodz", "łó", "koln", "cologne", "den h", "xyz", "paulo sao"]
+        for text in queries {
+            let query = SearchQuery(text, limit: SearchQuery.Limits.maxLimit)
+            let matcher = QueryMatcher(query)
+            let found = Set(index.search(query).hits.map(\.document.id))
+            let accepted = Set(documents.filter { matcher.matches(MatchCandidate($0)) }.map(\.id))
+            #expect(found.isSubset(of: accepted), "\(text): found \(found), matcher accepts \(accepted)")
+            // Alone, the first word stays complete when more followed it (a trailing space says so).
+            let firstWord = text.split(separator: " ").first.map(String.init) ?? ""
+            let firstWordOnly = SearchQuery(firstWord == text ? text : firstWord + " ", limit: query.limit)
+            let foundByFirstWord = Set(index.search(firstWordOnly).hits.map(\.document.id))
+            #expect(accepted == foundByFirstWord, "\(text): matcher \(accepted), first word finds \(foundByFirstWord)")
+        }
     }
 
     @Test func concurrentReadersAndWriters() async {

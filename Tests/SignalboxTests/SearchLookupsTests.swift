@@ -64,6 +64,27 @@ import Testing
         #expect(lookups.computationCount == 1)
     }
 
+    @Test func aChangeRefreshesExactlyTheCachedQueriesItAffects() async throws {
+        let (index, lookups) = makeLookups()
+        let queries = ["lis", "porto", "paris", "pa", "lisboa nova"].map { SearchQuery($0) }
+        for query in queries { _ = try await value(lookups.first(query)) }
+        #expect(lookups.computationCount == 5)
+
+        let added = Document(id: "6", name: "Lisboa Nova", rank: 10, attributes: ["countryCode": "PT"])
+        index.upsert(added)
+        lookups.apply(ChangeEvent(sequence: 1, kind: .upserted, documentID: "6", document: added, previous: nil))
+        for query in queries { _ = try await value(lookups.first(query)) }
+        #expect(lookups.computationCount == 7) // "lis" and "lisboa nova"
+
+        let paris = Self.cities[2]
+        index.delete(id: paris.id)
+        lookups.apply(ChangeEvent(sequence: 2, kind: .deleted, documentID: paris.id, document: nil, previous: paris))
+        var totals: [Int] = []
+        for query in queries { totals.append(try await value(lookups.first(query)).total) }
+        #expect(lookups.computationCount == 9) // "paris" and "pa" ("porto" does not match "pa": p-o ≠ p-a)
+        #expect(totals == [2, 1, 0, 0, 2]) // "lisboa nova" finds Lisbon (Lisboa) too
+    }
+
     @Test func theLiveDriverPushesFreshResults() async throws {
         let (index, lookups) = makeLookups()
         let driver = lookups.driver(for: SearchQuery("faro"))

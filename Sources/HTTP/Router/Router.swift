@@ -1,4 +1,5 @@
 import HTTPTypes
+import Rx
 
 /// Maps method and path patterns to handlers.
 ///

@@ -82,11 +82,6 @@ public final class SearchIndex: Sendable {
         }
     }
 
-    /// Whether a change to `document` (its state before or after) could alter `query`'s result.
-    public static func affects(query: SearchQuery, document: Document) -> Bool {
-        query.matches(document)
-    }
-
     /// Runs `query`.
     public func search(_ query: SearchQuery) -> SearchResult {
         let parsed = ParsedQuery(query)

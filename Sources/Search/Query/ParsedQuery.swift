@@ -87,12 +87,6 @@ struct ParsedQuery: Sendable {
 
     /// Brute-force check, the same rule as the index: filters pass and the first word matches.
     func matches(_ document: Document) -> Bool {
-        guard let first = words.first, passesFilters(document) else { return false }
-        var buffer = TokenBuffer()
-        for name in CollectionOfOne(document.name) + document.alternateNames {
-            Normalizer.scan(name, into: &buffer)
-            for span in buffer.spans where first.match(buffer.units(of: span)) != nil { return true }
-        }
-        return false
+        QueryMatcher(self).matches(MatchCandidate(document))
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import Rx
 import Synchronization
 
 /// Bootstraps swift-log once per process, with a level that a reload can change.

@@ -24,6 +24,8 @@ final class SearchLookups: Sendable {
         }
 
         let query: SearchQuery
+        /// Parsed once: every write tests every cached query with it.
+        let matcher: QueryMatcher
         let key: String
         let refresh = PublishRelay<Void>()
         let state: Locked<State>
@@ -32,6 +34,7 @@ final class SearchLookups: Sendable {
 
         init(query: SearchQuery, key: String, now: UInt64, version: UInt64, compute: @escaping @Sendable (SearchQuery) -> SearchPayload) {
             self.query = query
+            matcher = QueryMatcher(query)
             self.key = key
             let state = Locked(State(lastAccess: now, latest: nil, requiredVersion: version))
             self.state = state
@@ -106,12 +109,12 @@ final class SearchLookups: Sendable {
     /// write is answered, so the next search sees it.
     func apply(_ change: ChangeEvent) {
         let version = index.version
-        let affected = entries.withLock { entries in
-            entries.values.filter { entry in
-                change.document.map(entry.query.matches) == true || change.previous.map(entry.query.matches) == true
-            }
-        }
-        for entry in affected {
+        let candidates = [change.document, change.previous].compactMap { $0.map(MatchCandidate.init) }
+        guard !candidates.isEmpty else { return }
+        // Matched outside the cache's lock, which every search takes. An entry made after the
+        // snapshot computes on the changed index already; one evicted meanwhile refreshes for nobody.
+        let cached = entries.withLock { Array($0.values) }
+        for entry in cached where candidates.contains(where: entry.matcher.matches) {
             entry.state.withLock { $0.requiredVersion = max($0.requiredVersion, version) }
             entry.refresh.accept(())
         }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import Rx
 
 /// Runs the service as a process: settings, logs, signals, exit.
 ///

@@ -1,5 +1,6 @@
 @testable import HTTP
 import Logging
+import Rx
 import Synchronization
 
 /// Starts a server on an ephemeral port of 127.0.0.1 for one test.
