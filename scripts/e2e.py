@@ -9,7 +9,6 @@ coalescing, disposal of dropped SSE clients, and a clean SIGTERM exit.
 import concurrent.futures
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -23,6 +22,8 @@ import httpx
 import httpx_sse
 import jsonschema
 import yaml
+
+from prometheus_text import metric_sum
 
 BINARY = sys.argv[1]
 KEY = "e2e-secret-key"
@@ -64,20 +65,7 @@ def curl(*args):
 
 
 def metric(base, name, labels=None):
-    text = httpx.get(f"{base}/metrics").text
-    total = 0.0
-    found = False
-    for line in text.splitlines():
-        if line.startswith("#"):
-            continue
-        match = re.match(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$", line)
-        if not match or match.group(1) != name:
-            continue
-        if labels and not all(f'{k}="{v}"' in (match.group(2) or "") for k, v in labels.items()):
-            continue
-        total += float(match.group(3))
-        found = True
-    return total if found else 0.0
+    return metric_sum(httpx.get(f"{base}/metrics").text, name, labels) or 0.0
 
 
 def wait_until(condition, timeout=10.0):
@@ -191,7 +179,6 @@ def _get_ok(url):
 
 def run_checks(base):
     spec = yaml.safe_load(httpx.get(f"{base}/openapi.yaml").text)
-    schemas = spec["components"]["schemas"]
 
     def conforms(name, value):
         schema = {"$ref": f"#/components/schemas/{name}", "components": spec["components"]}

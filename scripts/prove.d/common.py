@@ -7,7 +7,6 @@ port of PROVE_PORTS (e.g. "18200-18299") when set, else one the kernel picks, wi
 import argparse
 import http.client
 import os
-import re
 import shutil
 import signal
 import socket
@@ -17,6 +16,9 @@ import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/
+from prometheus_text import metric_sum  # noqa: E402
 
 API_KEY = "prove-secret-key"
 
@@ -183,18 +185,15 @@ class Server:
         return len(os.listdir(f"/proc/{self.pid}/fd"))
 
     def metric(self, name, labels=None):
-        """Sum of a Prometheus metric's samples (those with `labels`, when given)."""
+        """Sum of a Prometheus metric's samples (those with `labels`, when given); None when it has none."""
         _, _, body = get(self.port, "/metrics")
-        total, found = 0.0, False
-        for line in body.decode().splitlines():
-            match = re.match(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$", line)
-            if not match or match.group(1) != name:
-                continue
-            if labels and not all(f'{k}="{v}"' in (match.group(2) or "") for k, v in labels.items()):
-                continue
-            total += float(match.group(3))
-            found = True
-        return total if found else None
+        return metric_sum(body.decode(), name, labels)
+
+    def stop_and_require_clean_exit(self, report, requirement="SIGTERM then ends it with exit code 0"):
+        """The end of every part: SIGTERM, exit code 0 required, the server's files removed."""
+        code = self.stop()
+        report.require(requirement, code == 0, f"exit {code}")
+        self.cleanup()
 
     def connections(self):
         """(http_open_connections counting the /metrics request itself, open descriptors)."""

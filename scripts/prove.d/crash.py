@@ -125,9 +125,7 @@ def main():
             server.kill9() if round < rounds else None
         report.figure(f"{total_acknowledged} acknowledged writes over {rounds} kills")
     finally:
-        code = server.stop()
-        report.require("the last restart ends with SIGTERM and exit code 0", code == 0, f"exit {code}")
-        server.cleanup()
+        server.stop_and_require_clean_exit(report, "the last restart ends with SIGTERM and exit code 0")
     report.finish()
 
 

@@ -78,7 +78,7 @@ def attack(report, server, probe, name, command, seconds, connections):
 def garbage(report, server, probe, seconds):
     """Malformed and mutated requests (the parser fuzzer's seeds, bytes changed, pieces glued,
     sent in random small writes, then a half-close) on new connections, as fast as answered."""
-    root = os.path.join(os.path.dirname(__file__), "..", "..", "Fuzz", "corpus", "parser")
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "Fuzz", "corpus", "parser")
     seeds = [open(os.path.join(root, name), "rb").read() for name in sorted(os.listdir(root))]
     rng = random.Random(1)
     outcomes, hung = {}, 0
@@ -173,9 +173,7 @@ def main():
         report.require("the service is still up", server.alive())
     finally:
         probe.stop()
-        code = server.stop()
-        report.require("SIGTERM then ends it with exit code 0", code == 0, f"exit {code}")
-        server.cleanup()
+        server.stop_and_require_clean_exit(report)
     report.finish()
 
 

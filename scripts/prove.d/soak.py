@@ -247,9 +247,7 @@ def main():
         report.require("the service is still up", server.alive())
         os.unlink(script.name)
     finally:
-        code = server.stop()
-        report.require("SIGTERM then ends it with exit code 0", code == 0, f"exit {code}")
-        server.cleanup()
+        server.stop_and_require_clean_exit(report)
     report.finish()
 
 
