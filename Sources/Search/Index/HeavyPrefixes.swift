@@ -38,48 +38,47 @@ struct HeavyPrefixes: Sendable {
 
     init() {}
 
+    /// Calls `body` once for each distinct prefix of `length` units among the terms, with the
+    /// range of terms that start with it (terms are sorted, so each prefix is one range).
+    private static func forEachPrefix(length: Int, of core: IndexCore, _ body: ([UInt16], Range<Int>) -> Void) {
+        var start = 0
+        while start < core.termCount {
+            guard core.termLength(start) >= length else {
+                start += 1
+                continue
+            }
+            let prefix = (0..<length).map { core.unit(start, $0) }
+            let range = core.prefixRange(prefix)
+            body(prefix, range)
+            start = range.upperBound
+        }
+    }
+
     init(core: IndexCore, policy: Policy) {
         let maxUnits = min(policy.maxUnits, 4)
         guard maxUnits > 0 else { return }
         // Bitsets of one- and two-unit prefixes (two-unit ones only when very frequent: each costs
         // two bits per document).
         for length in 1...min(2, maxUnits) {
-            var start = 0
-            while start < core.termCount {
-                guard core.termLength(start) >= length else {
-                    start += 1
-                    continue
-                }
-                let prefix = (0..<length).map { core.unit(start, $0) }
-                let range = core.prefixRange(prefix)
+            Self.forEachPrefix(length: length, of: core) { prefix, range in
                 let lo = Int(core.postingStarts[range.lowerBound]), hi = Int(core.postingStarts[range.upperBound])
-                if hi - lo >= policy.minPostings * (length == 1 ? 1 : 4), let key = Self.initialKey(prefix) {
-                    let words = (core.count + 63) / 64
-                    var bits = InitialBits(any: [UInt64](repeating: 0, count: words), name: [UInt64](repeating: 0, count: words))
-                    for posting in core.postings[lo..<hi] {
-                        let d = Int(posting & IndexCore.docMask)
-                        bits.any[d >> 6] |= 1 << UInt64(d & 63)
-                        if posting & IndexCore.inNameFlag != 0 { bits.name[d >> 6] |= 1 << UInt64(d & 63) }
-                    }
-                    initials[key] = bits
+                guard hi - lo >= policy.minPostings * (length == 1 ? 1 : 4), let key = Self.initialKey(prefix) else { return }
+                let words = (core.count + 63) / 64
+                var bits = InitialBits(any: [UInt64](repeating: 0, count: words), name: [UInt64](repeating: 0, count: words))
+                for posting in core.postings[lo..<hi] {
+                    let d = Int(posting & IndexCore.docMask)
+                    bits.any[d >> 6] |= 1 << UInt64(d & 63)
+                    if posting & IndexCore.inNameFlag != 0 { bits.name[d >> 6] |= 1 << UInt64(d & 63) }
                 }
-                start = range.upperBound
+                initials[key] = bits
             }
         }
         // The frequent prefixes, then their answers computed by the general path, in parallel.
         var work: [(key: UInt64, prefix: [UInt16], terms: Range<Int>)] = []
         for length in 1...maxUnits {
-            var start = 0
-            while start < core.termCount {
-                guard core.termLength(start) >= length else {
-                    start += 1
-                    continue
-                }
-                let prefix = (0..<length).map { core.unit(start, $0) }
-                let range = core.prefixRange(prefix)
+            Self.forEachPrefix(length: length, of: core) { prefix, range in
                 let postings = Int(core.postingStarts[range.upperBound] - core.postingStarts[range.lowerBound])
                 if postings >= policy.minPostings, let key = Self.key(prefix) { work.append((key, prefix, range)) }
-                start = range.upperBound
             }
         }
         let items = work
