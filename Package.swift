@@ -43,8 +43,8 @@ let package = Package(
             ]
         ),
 
-        // The search index. No HTTP.
-        .target(name: "Search", dependencies: ["CZlib"], resources: [.copy("Resources")]),
+        // The search index. No HTTP; from Rx only the lock (`Locked`).
+        .target(name: "Search", dependencies: ["Rx", "CZlib"], resources: [.copy("Resources")]),
 
         // The service: endpoints, lookups, change feed, store, metrics.
         .target(

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Rx
 
 /// Precomputed answers for short prefixes that match many documents ("s", "sa", "san"...):
 /// their best documents and total, so the first keystrokes cost a lookup, not a scan of
@@ -84,7 +84,7 @@ struct HeavyPrefixes: Sendable {
         let items = work
         let chunks = min(items.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
         guard chunks > 0 else { return }
-        let answers = Mutex<[[CoreHits]]>(Array(repeating: [], count: chunks))
+        let answers = Locked<[[CoreHits]]>(Array(repeating: [], count: chunks))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let scratch = SearchScratch()
             let filter = CoreFilter(countryMask: nil, documentLimit: core.count, tombstones: [], tombstoneList: [])

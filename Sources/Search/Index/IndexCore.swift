@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Rx
 
 /// An immutable inverted index over a set of documents.
 ///
@@ -351,7 +351,7 @@ struct TokenizedChunk: Sendable {
     static func tokenize(_ documents: [Document]) -> [TokenizedChunk] {
         let count = documents.count < 4_096 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
         let size = (documents.count + count - 1) / max(count, 1)
-        let results = Mutex<[TokenizedChunk?]>(Array(repeating: nil, count: count))
+        let results = Locked<[TokenizedChunk?]>(Array(repeating: nil, count: count))
         DispatchQueue.concurrentPerform(iterations: count) { i in
             let range = min(i * size, documents.count)..<min((i + 1) * size, documents.count)
             let chunk = TokenizedChunk(documents[range])

@@ -1,4 +1,4 @@
-import Synchronization
+import Rx
 
 /// A thread-safe, in-memory search index over `Document`s.
 ///
@@ -25,8 +25,8 @@ public final class SearchIndex: Sendable {
     }
 
     private let configuration: Configuration
-    private let current: Mutex<Snapshot>
-    private let writer = Mutex<Void>(())
+    private let current: Locked<Snapshot>
+    private let writer = Locked<Void>(())
     private let scratches = ScratchPool()
 
     /// Indexes `documents`; for a repeated id the last document wins.
@@ -36,7 +36,7 @@ public final class SearchIndex: Sendable {
         for (index, document) in documents.enumerated() { seen[document.id] = index }
         let unique = seen.count == documents.count
             ? documents : documents.enumerated().filter { seen[$0.element.id] == $0.offset }.map(\.element)
-        current = Mutex(Snapshot(documents: unique, policy: configuration.heavyPolicy, version: 0))
+        current = Locked(Snapshot(documents: unique, policy: configuration.heavyPolicy, version: 0))
     }
 
     private var snapshot: Snapshot { current.withLock { $0 } }

@@ -1,4 +1,4 @@
-import Synchronization
+import Rx
 
 /// Per-query working memory, reused across queries so the hot loops allocate nothing.
 ///
@@ -111,7 +111,7 @@ struct Accumulator {
 
 /// Hands out scratches; a query takes one for its duration (one short lock each way).
 final class ScratchPool: Sendable {
-    private let free = Mutex<[SearchScratch]>([])
+    private let free = Locked<[SearchScratch]>([])
 
     func withScratch<R>(_ body: (SearchScratch) -> R) -> R {
         let scratch = free.withLock { $0.popLast() } ?? SearchScratch()
