@@ -31,10 +31,22 @@ final class Listener: @unchecked Sendable {
 
     func start() {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [unowned self] in self.acceptPending() }
+        source.setEventHandler { [weak self] in self?.acceptPending() }  // weak: see deinit
         source.setCancelHandler { [fd] in Glibc.close(fd) }
         self.source = source
         source.resume()
+    }
+
+    /// A server dropped without shutdown() still closes its socket. No handler can be
+    /// running: it holds a strong reference while it runs.
+    deinit {
+        guard !stopped else { return }
+        if let source {
+            if paused { source.resume() }
+            source.cancel()
+        } else {
+            Glibc.close(fd)
+        }
     }
 
     /// Stops accepting; the socket closes once Dispatch lets go of it.

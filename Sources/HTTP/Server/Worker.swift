@@ -37,7 +37,10 @@ final class Worker: @unchecked Sendable {
         queue.setSpecific(key: Self.key, value: index)
     }
 
-    deinit { readBuffer.deallocate() }
+    deinit {
+        sweepTimer?.cancel()
+        readBuffer.deallocate()
+    }
 
     /// True when the caller runs on this worker's queue.
     var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == index }
@@ -118,7 +121,10 @@ final class Worker: @unchecked Sendable {
         sweepTimer?.cancel()
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .nanoseconds(Int(period)), repeating: .nanoseconds(Int(period)), leeway: .nanoseconds(Int(period / 10)))
-        timer.setEventHandler { [unowned self] in
+        // Weak: a server dropped without shutdown() releases its workers while their timers
+        // still tick (an unowned self crashed a test under TSan); deinit cancels the timer.
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
             let now = Clock.now()
             for connection in Array(self.connections.values) { connection.checkTimers(now: now) }
         }
