@@ -33,4 +33,26 @@ struct LifetimeTests {
         #expect(responder.lastSink == nil)
         await server.shutdown(gracePeriod: .seconds(1))
     }
+
+    /// A server dropped without `shutdown()` is freed, closes its port, and its workers' sweep
+    /// timers (every 5 ms here) no longer reach them: they held their worker unowned once, which
+    /// crashed when a timer fired after the worker was gone.
+    @Test func aServerDroppedWithoutShutdownIsFreedAndClosesItsPort() async throws {
+        var logger = Logger(label: "test.lifetime")
+        logger.logLevel = .error
+        let configuration = ServerConfiguration(
+            host: "127.0.0.1", port: 0, settings: ServerSettings(headerReadTimeout: .milliseconds(20)))
+        var server: HTTPServer? = HTTPServer(configuration: configuration, responder: WeakSinkResponder(), logger: logger)
+        let port = try server!.start()
+        weak let dropped = server
+        server = nil
+        var refused = false
+        for _ in 0..<200 where !refused {  // the socket closes on the listener's queue, soon after
+            refused = (try? TestClient(port: port, receiveTimeout: 1)) == nil
+            if !refused { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(dropped == nil)
+        #expect(refused, "port \(port) still accepts connections")
+        try await Task.sleep(for: .milliseconds(50))  // ten sweeps' worth of timer ticks, had they survived
+    }
 }
