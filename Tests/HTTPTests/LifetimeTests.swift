@@ -34,18 +34,22 @@ struct LifetimeTests {
         await server.shutdown(gracePeriod: .seconds(1))
     }
 
-    /// A server dropped without `shutdown()` is freed, closes its port, and its workers' sweep
-    /// timers (every 5 ms here) no longer reach them: they held their worker unowned once, which
-    /// crashed when a timer fired after the worker was gone.
-    @Test func aServerDroppedWithoutShutdownIsFreedAndClosesItsPort() async throws {
+    /// A server dropped without `shutdown()` is freed, closes its port and its connections, and
+    /// its workers' sweep timers (every 5 ms here) no longer reach them: they held their worker
+    /// unowned once, which crashed when a timer fired after the worker was gone.
+    @Test func aServerDroppedWithoutShutdownIsFreedAndClosesItsPortAndConnections() async throws {
         var logger = Logger(label: "test.lifetime")
         logger.logLevel = .error
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, settings: ServerSettings(headerReadTimeout: .milliseconds(20)))
         var server: HTTPServer? = HTTPServer(configuration: configuration, responder: WeakSinkResponder(), logger: logger)
         let port = try server!.start()
+        let client = try server!.client()
+        try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try client.readResponse().text == "ok")
         weak let dropped = server
         server = nil
+        #expect(try client.isClosedByServer())
         var refused = false
         for _ in 0..<200 where !refused {  // the socket closes on the listener's queue, soon after
             refused = (try? TestClient(port: port, receiveTimeout: 1)) == nil

@@ -40,6 +40,13 @@ public final class HTTPServer: Sendable {
         workers = (0..<count).map { Worker(index: $0, core: core, settings: configuration.settings) }
     }
 
+    /// A server dropped without `shutdown()` stops at once: no more accepts, and every open
+    /// connection is closed on its worker's queue (the workers live until that has run).
+    deinit {
+        for listener in listeners.withLock({ $0 }) { listener.stop() }
+        for worker in workers { worker.stop() }
+    }
+
     /// Binds the listening socket and starts serving; returns the bound port.
     /// With TLS, first loads and checks the certificate and key (`TLSError`).
     @discardableResult
