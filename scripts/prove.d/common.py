@@ -192,7 +192,8 @@ class Server:
     def stop_and_require_clean_exit(self, report, requirement="SIGTERM then ends it with exit code 0"):
         """The end of every part: SIGTERM, exit code 0 required, the server's files removed."""
         code = self.stop()
-        report.require(requirement, code == 0, f"exit {code}")
+        # A crash's own words (the runtime's backtrace) are in the log, which cleanup removes.
+        report.require(requirement, code == 0, f"exit {code}" + ("" if code == 0 else f"; server log ends:\n{self.log_tail(60)}"))
         self.cleanup()
 
     def connections(self):

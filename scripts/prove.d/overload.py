@@ -85,7 +85,10 @@ def main():
         report.figure(f"$ {' '.join(command)}: {requests}; non-2xx (503) {non2xx}; {errors}")
         timeouts = int(errors.split("timeout")[-1].strip()) if "timeout" in errors else 0
         report.require("the burst ends without timeouts (nothing is left hanging)", timeouts == 0, errors)
-        report.require("the service is still up after the burst", server.alive())
+        alive = server.alive()
+        report.require("the service is still up after the burst", alive, "" if alive else f"server log ends:\n{server.log_tail(60)}")
+        if not alive:
+            return
 
         started = time.monotonic()
         status = None
@@ -104,9 +107,7 @@ def main():
                        f"{counts[0]} connections, {counts[1]} descriptors (baseline {baseline[0]}, {baseline[1]})"
                        + (f", after {seconds:.1f} s" if seconds is not None else ""))
     finally:
-        code = server.stop()
-        report.require("SIGTERM then ends it with exit code 0", code == 0, f"exit {code}")
-        server.cleanup()
+        server.stop_and_require_clean_exit(report)
     descriptors_exhausted(report, args)
     report.finish()
 
