@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// State guarded by a pthread mutex; the one lock type of the layers above Rx
-/// (HTTP, Signalbox), kept here in the lowest layer they share.
+/// (HTTP, Search, Signalbox), kept here in the lowest layer they share.
 ///
 /// Used instead of `Synchronization.Mutex` for state shared across threads:
 /// ThreadSanitizer on Linux does not see `Mutex`'s futex hand-offs and reports
