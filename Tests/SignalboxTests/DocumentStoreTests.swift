@@ -2,24 +2,37 @@ import Foundation
 import Testing
 @testable import Signalbox
 
-@Suite struct DocumentStoreTests {
+@Suite struct SQLiteStoreTests {
     let path = FileManager.default.temporaryDirectory
         .appendingPathComponent("signalbox-store-\(UUID().uuidString)/store.sqlite").path
 
-    @Test func writesSurviveReopening() throws {
+    @Test func writesSurviveReopening() async throws {
+        let epoch: String
         do {
-            let store = try DocumentStore(path: path)
-            #expect(try store.lastSequence() == 0)
-            #expect(try store.write(id: "1", body: Data(#"{"a":1}"#.utf8)) == 1)
-            #expect(try store.write(id: "2", body: Data(#"{"b":2}"#.utf8)) == 2)
-            #expect(try store.write(id: "1", body: nil) == 3)
+            let store = try SQLiteStore(path: path)
+            let empty = try await store.snapshot()
+            #expect(empty.head == 0 && empty.documents.isEmpty)
+            epoch = empty.epoch
+            #expect(try await store.commit(.upsert(id: "1", body: Data(#"{"a":1}"#.utf8))) == 1)
+            #expect(try await store.commit(.upsert(id: "2", body: Data(#"{"b":2}"#.utf8))) == 2)
+            #expect(try await store.commit(.delete(id: "1", inBaseData: false)) == 3)
         }
-        let reopened = try DocumentStore(path: path)
-        #expect(try reopened.changes() == [
+        let reopened = try SQLiteStore(path: path)
+        let snapshot = try await reopened.snapshot()
+        #expect(snapshot.documents == [
             StoredChange(id: "2", body: Data(#"{"b":2}"#.utf8), sequence: 2),
             StoredChange(id: "1", body: nil, sequence: 3),
         ])
-        #expect(try reopened.lastSequence() == 3)
+        #expect(snapshot.head == 3)
+        #expect(snapshot.epoch == epoch && !epoch.isEmpty)
         #expect(try reopened.integrityCheck())
+    }
+
+    @Test func deletingWhatDoesNotExistIsNotFoundAndTakesNoSequenceNumber() async throws {
+        let store = try SQLiteStore(path: path)
+        await #expect(throws: DocumentNotFound.self) { try await store.commit(.delete(id: "x", inBaseData: false)) }
+        #expect(try await store.commit(.delete(id: "base", inBaseData: true)) == 1)
+        await #expect(throws: DocumentNotFound.self) { try await store.commit(.delete(id: "base", inBaseData: true)) }
+        #expect(try await store.commit(.upsert(id: "x", body: Data("{}".utf8))) == 2)
     }
 }

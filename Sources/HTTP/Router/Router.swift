@@ -34,7 +34,12 @@ public final class Router: Sendable {
         let handler: Handler
     }
 
+    /// Holds a request before its handler runs: `nil` lets it through at once, a
+    /// `Completable` holds it until it completes, or answers its error instead.
+    public typealias Gate = @Sendable (Request) -> Completable?
+
     private let routes = Locked<[Route]>([])
+    private let gates = Locked<[Gate]>([])
 
     /// Creates an empty router.
     public init() {}
@@ -45,13 +50,20 @@ public final class Router: Sendable {
         }
     }
 
+    /// Adds a gate every request passes before its route's handler (say, to wait for
+    /// data the request asks to see). Gates run in the order added.
+    public func gate(_ gate: @escaping Gate) {
+        gates.withLock { $0.append(gate) }
+    }
+
     /// The routes as they are now, for a server to use.
-    func table() -> RouteTable { RouteTable(routes: routes.withLock { $0 }) }
+    func table() -> RouteTable { RouteTable(routes: routes.withLock { $0 }, gates: gates.withLock { $0 }) }
 }
 
 /// An immutable snapshot of a router's routes: what a server answers with.
 struct RouteTable: RequestResponder {
     let routes: [Router.Route]
+    var gates: [Router.Gate] = []
 
     var allowedMethods: [String] {
         var methods = ["OPTIONS"]
@@ -100,7 +112,18 @@ struct RouteTable: RequestResponder {
         var request = request
         request.parameters = parameters
         sink.setRoute(route.pattern.description, id: route.id)
-        route.handler(request, sink)
+        let held = gates.compactMap { $0(request) }
+        guard let first = held.first else {
+            route.handler(request, sink)
+            return
+        }
+        let subscription = held.dropFirst().reduce(first) { $0.andThen($1) }.subscribe { [request] event in
+            switch event {
+            case .completed: route.handler(request, sink)
+            case .error(let error): sink.fail(error)
+            }
+        }
+        sink.onCancel { subscription.dispose() }
     }
 }
 

@@ -2,11 +2,11 @@ import CZlib
 import Foundation
 
 /// Reads a whole file, inflating it when it is gzip-compressed (zlib reads plain files as they are).
-enum FileReader {
+public enum FileReader {
     /// Largest file read (inflated), to refuse absurd inputs with a clear error. 2 GiB.
-    static let maxBytes = 2 << 30
+    public static let maxBytes = 2 << 30
 
-    static func read(path: String) throws(DocumentLoaderError) -> [UInt8] {
+    public static func read(path: String) throws(DocumentLoaderError) -> [UInt8] {
         guard FileManager.default.isReadableFile(atPath: path) else { throw .unreadable(path: path, reason: "no such readable file") }
         guard let file = gzopen(path, "rb") else { throw .unreadable(path: path, reason: "cannot open") }
         defer { gzclose(file) }

@@ -13,7 +13,7 @@ public struct Settings: Sendable, Equatable {
     public var port = 8080
     /// A data set to serve instead of the embedded cities (NDJSON or GeoNames cities file).
     public var dataPath: String?
-    /// The SQLite file that records every write.
+    /// The SQLite file that records every write, or a `postgres://` URL: replicas with the same URL are one cluster.
     public var storePath = "signalbox.sqlite"
     /// Bearer key that writes must present.
     public var apiKey: String?
@@ -63,6 +63,19 @@ public struct Settings: Sendable, Equatable {
     public var gzipMinBytes = 1024
     /// Seconds a cached search result lives without requests.
     public var cacheTTL = 60.0
+    /// Seconds a read with `Signalbox-Min-Seq` (or an `/events` resume) waits for this
+    /// replica to apply that change; 503 with `Retry-After` after it.
+    public var clusterReadWait = 2.0
+    /// Cluster: seconds a PostgreSQL commit may take before the write answers 503.
+    public var clusterWriteTimeout = 3.0
+    /// Cluster: seconds between reads of the change log when no notification wakes the replica.
+    public var clusterPollInterval = 1.0
+    /// Cluster: readiness drops when the replica has been behind the cluster's head this many seconds.
+    public var clusterMaxLagSeconds = 10.0
+    /// Cluster: readiness drops when the replica is this many changes behind the head.
+    public var clusterMaxLagChanges = 10_000
+    /// Cluster: most changes read from the change log at once.
+    public var clusterApplyBatch = 1000
     /// Seconds that in-flight requests get to finish on SIGTERM; 8 stays
     /// inside Docker's default stop timeout (10 s) before its SIGKILL.
     public var shutdownGracePeriod = 8.0

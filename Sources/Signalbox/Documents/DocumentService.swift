@@ -1,26 +1,25 @@
-import Dispatch
 import Foundation
-import HTTP
 import Rx
 import Search
 
-/// Reads and writes documents: store first (durable), then the index, then
-/// the lookup cache and the change feed, all on one serial writer so event
-/// ids, stored order and index order agree.
+/// Reads and writes documents. A write is committed to the store first (durable,
+/// given its sequence number there), then applied to this replica in sequence
+/// order by the ``ChangeApplier``, which updates the index, the lookup cache and
+/// the change feed; the write is answered once this replica serves it.
 final class DocumentService: Sendable {
     let index: SearchIndex
-    private let store: DocumentStore
-    private let feed: ChangeFeed
-    private let lookups: SearchLookups
+    private let store: any DocumentStore
+    private let applier: ChangeApplier
     private let metrics: ServiceMetrics
-    private let writer = DispatchQueue(label: "signalbox.writer")
+    /// How long a write waits for this replica to apply it before it is answered anyway.
+    private let applyWait: RxTimeInterval
 
-    init(index: SearchIndex, store: DocumentStore, feed: ChangeFeed, lookups: SearchLookups, metrics: ServiceMetrics) {
+    init(index: SearchIndex, store: any DocumentStore, applier: ChangeApplier, metrics: ServiceMetrics, applyWait: RxTimeInterval) {
         self.index = index
         self.store = store
-        self.feed = feed
-        self.lookups = lookups
+        self.applier = applier
         self.metrics = metrics
+        self.applyWait = applyWait
     }
 
     /// The document with `id`, or empty.
@@ -30,42 +29,33 @@ final class DocumentService: Sendable {
         }
     }
 
-    /// Stores `document` durably, then makes it visible; completes when both are done.
-    func upsert(_ document: Document) -> Completable {
-        write { [self] in
-            let body = try Self.encoder.encode(document)
-            let sequence = try store.write(id: document.id, body: body)
-            let previous = index.document(id: document.id)
-            index.upsert(document)
-            return ChangeEvent(sequence: sequence, kind: .upserted, documentID: document.id, document: document, previous: previous)
+    /// Stores `document` durably, then makes it visible; succeeds with the change's sequence number.
+    func upsert(_ document: Document) -> Single<WriteReceipt> {
+        do {
+            return write(.upsert(id: document.id, body: try Self.encoder.encode(document)), document: document)
+        } catch {
+            return .error(error)
         }
     }
 
-    /// Deletes the document with `id`; fails with 404 when there is none.
-    func delete(id: String) -> Completable {
-        write { [self] in
-            guard let previous = index.document(id: id) else {
-                throw HTTPError(.notFound, detail: "No document has the id \(id).")
-            }
-            let sequence = try store.write(id: id, body: nil)
-            index.delete(id: id)
-            return ChangeEvent(sequence: sequence, kind: .deleted, documentID: id, document: nil, previous: previous)
-        }
+    /// Deletes the document with `id`; fails with ``DocumentNotFound`` when there is none.
+    func delete(id: String) -> Single<WriteReceipt> {
+        // With no row in the store for `id`, this replica's index has it exactly when the base data has.
+        write(.delete(id: id, inBaseData: index.document(id: id) != nil), document: nil)
     }
 
-    private func write(_ body: @escaping @Sendable () throws -> ChangeEvent) -> Completable {
-        Completable.create { [self] observer in
+    private func write(_ write: StoreWrite, document: Document?) -> Single<WriteReceipt> {
+        Single.create { [self] observer in
             // The write goes on even if the client leaves: an accepted write is never half done.
-            writer.async { [self] in
+            Task { [self] in
                 do {
-                    let change = try body()
-                    lookups.apply(change)
-                    feed.publish(change)
+                    let sequence = try await store.commit(write)
                     metrics.write()
-                    metrics.documentCount(index.count)
-                    observer(.completed)
+                    applier.offer([ChangeApplier.Change(sequence: sequence, id: write.id, document: document)])
+                    _ = applier.applied(atLeast: sequence, within: applyWait)
+                        .subscribe { _ in observer(.success(WriteReceipt(sequence: sequence))) }
                 } catch {
-                    observer(.error(error))
+                    observer(.failure(error))
                 }
             }
             return Disposables.create()
@@ -77,4 +67,9 @@ final class DocumentService: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
+}
+
+/// A committed write: `204 No Content` with its sequence number in `Signalbox-Seq`.
+struct WriteReceipt: Sendable, Equatable {
+    let sequence: Int64
 }

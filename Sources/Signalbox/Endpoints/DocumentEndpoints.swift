@@ -4,7 +4,7 @@ import HTTPTypes
 import Rx
 import Search
 
-/// `GET /documents/{id}` (a Maybe), `PUT` and `DELETE` (Completables).
+/// `GET /documents/{id}` (a Maybe), `PUT` and `DELETE` (Singles of the write's receipt: 204 and `Signalbox-Seq`).
 struct DocumentEndpoints {
     let documents: DocumentService
     let authorization: @Sendable () -> WriteAuthorization
@@ -14,20 +14,29 @@ struct DocumentEndpoints {
             documents.document(id: request.parameters["id"] ?? "")
         }
 
-        router.put("/documents/:id") { request -> Completable in
+        router.put("/documents/:id") { request -> Single<WriteReceipt> in
             try authorization().check(request)
-            return documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? ""))
+            return documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? "")).mapStoreProblems()
         }
 
-        router.delete("/documents/:id") { request -> Completable in
+        router.delete("/documents/:id") { request -> Single<WriteReceipt> in
             try authorization().check(request)
-            return documents.delete(id: request.parameters["id"] ?? "")
+            return documents.delete(id: request.parameters["id"] ?? "").mapStoreProblems()
         }
     }
 }
 
 /// Documents answer as JSON, in the same shape `PUT` takes.
 extension Document: ResponseEncodable {}
+
+extension WriteReceipt: ResponseEncodable {
+    /// The header that carries a write's sequence number; `Signalbox-Min-Seq` asks for it on reads.
+    static let sequenceField = HTTPField.Name("Signalbox-Seq")!
+
+    func response() throws -> Response {
+        Response(status: .noContent, headerFields: [Self.sequenceField: String(sequence)])
+    }
+}
 
 /// The body of `PUT /documents/{id}`: a document whose `id` may be left out.
 struct DocumentInput: Decodable {

@@ -4,17 +4,38 @@ import HTTPTypes
 import Rx
 import Search
 
-/// `GET /events`: the change feed as a Signal over SSE, resumable with `Last-Event-ID`.
+/// `GET /events`: the change feed as a Signal over SSE, resumable with `Last-Event-ID` on any replica.
+///
+/// Event ids are the store's sequence numbers. A replica that has not yet applied the
+/// client's `Last-Event-ID` waits for it (up to `resumeWait`) before it replays what
+/// followed. A client that also sends the store's epoch (`Signalbox-Epoch`, or `?epoch=`
+/// for EventSource, which cannot set headers) of another store life gets a `reset`.
 struct EventEndpoints {
     let feed: ChangeFeed
+    let applier: ChangeApplier
+    let epoch: String
+    let resumeWait: RxTimeInterval
 
     func register(on router: Router) {
         router.get("/events") { request -> Signal<ServerSentEvent> in
             let lastEventID = request.headerFields[Self.lastEventID].flatMap { Int64($0) }
-            return feed.stream(from: lastEventID.map(ChangeFeed.Start.after) ?? .now).map(Self.event)
+            let clientEpoch = request.headerFields[Self.epochField] ?? request.queryItems(named: "epoch").first
+            let start: ChangeFeed.Start =
+                if let clientEpoch, !clientEpoch.isEmpty, clientEpoch != epoch { .reset }
+                else { lastEventID.map(ChangeFeed.Start.after) ?? .now }
+            let stream = feed.stream(from: start).map(Self.event)
+            guard let lastEventID, lastEventID > applier.applied.value else { return stream }
+            // Resuming on a replica that is behind: wait for the id, then replay (or reset) as usual.
+            return applier.applied(atLeast: lastEventID, within: resumeWait)
+                .asObservable()
+                .catch { _ in .empty() }
+                .asCompletable()
+                .andThen(stream.asObservable())
+                .asSignal(onErrorSignalWith: .empty())
         }
     }
 
+    static let epochField = HTTPField.Name("Signalbox-Epoch")!
     private static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
     static func event(_ item: ChangeFeed.Item) -> ServerSentEvent {

@@ -7,13 +7,19 @@ import Rx
 struct OperationsEndpoints {
     /// Whether the service takes traffic: data loaded, store open, not draining.
     let isReady: @Sendable () -> Bool
+    /// Where the replica stands (epoch, applied and head sequence numbers), for `/readyz`'s body.
+    let status: @Sendable () -> ReplicaStatus
 
     func register(on router: Router) {
         router.get("/healthz") { _ -> Single<Response> in
             .just(Self.json(.ok, #"{"status":"ok"}"#))
         }
         router.get("/readyz") { _ -> Single<Response> in
-            .just(isReady() ? Self.json(.ok, #"{"status":"ready"}"#) : Self.json(.serviceUnavailable, #"{"status":"unavailable"}"#))
+            var replica = status()
+            let ready = isReady()
+            replica.status = ready ? "ready" : "unavailable"
+            let body = (try? Self.encoder.encode(replica)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            return .just(Self.json(ready ? .ok : .serviceUnavailable, body))
         }
         router.get("/metrics") { _ -> Single<Response> in
             .just(Response(
@@ -26,6 +32,12 @@ struct OperationsEndpoints {
         }
     }
 
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
     static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
         Response(status: status, headerFields: [.contentType: "application/json"], body: Array(body.utf8))
     }
@@ -37,4 +49,15 @@ struct OperationsEndpoints {
         else { return Array("openapi: 3.1.0\n".utf8) }
         return Array(data)
     }()
+}
+
+/// `/readyz`'s body: whether the replica takes traffic, and where it stands in the store's sequence.
+struct ReplicaStatus: Encodable, Sendable {
+    var status = ""
+    /// The store's life; `/events` clients send it back as `Signalbox-Epoch`.
+    let epoch: String
+    /// The latest change this replica serves.
+    let applied: Int64
+    /// The latest change this replica knows was committed.
+    let head: Int64
 }

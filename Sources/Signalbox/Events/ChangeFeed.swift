@@ -11,6 +11,8 @@ final class ChangeFeed: Sendable {
         case now
         /// Everything after this event id, if the history still holds it.
         case after(Int64)
+        /// The client's position means nothing here (another store's epoch): a reset, then live changes.
+        case reset
     }
 
     /// What one client receives: missed events, a reset, or live changes.
@@ -28,11 +30,10 @@ final class ChangeFeed: Sendable {
         var lastSequence: Int64
     }
 
-    private let relay = PublishRelay<ChangeEvent>()
+    /// Live changes and resets, shared by every client. Not replayed.
+    private let relay = PublishRelay<Item>()
     private let state: Locked<State>
     private let capacity: Int
-    /// Every change, for the server's own subscribers (the lookup cache). Not replayed.
-    let changes: Signal<ChangeEvent>
 
     /// - Parameters:
     ///   - lastSequence: the id of the latest change already stored (from a previous run).
@@ -40,7 +41,6 @@ final class ChangeFeed: Sendable {
     init(lastSequence: Int64, capacity: Int) {
         state = Locked(State(lastSequence: lastSequence))
         self.capacity = capacity
-        changes = relay.asSignal()
     }
 
     /// The id of the latest change.
@@ -54,7 +54,18 @@ final class ChangeFeed: Sendable {
             state.lastSequence = event.sequence
             // Inside the lock, so a subscriber that snapshots the history
             // either sees this event there or receives it from the relay.
-            relay.accept(event)
+            relay.accept(.change(event))
+        }
+    }
+
+    /// Continues at `sequence` after changes that were applied without events (a replica
+    /// that caught up from the documents because the change log no longer held what it
+    /// missed): the history is dropped, and every client gets a reset.
+    func restart(at sequence: Int64) {
+        state.withLock { state in
+            state.history.removeAll()
+            state.lastSequence = sequence
+            relay.accept(.reset(lastSequence: sequence))
         }
     }
 
@@ -69,7 +80,10 @@ final class ChangeFeed: Sendable {
             state.withLock { state in
                 var delivered = state.lastSequence
                 var replayed = false
-                if case .after(let lastSeen) = start, lastSeen < state.lastSequence {
+                if case .reset = start {
+                    observer.onNext(.reset(lastSequence: state.lastSequence))
+                    replayed = true
+                } else if case .after(let lastSeen) = start, lastSeen < state.lastSequence {
                     replayed = true
                     let oldestKept = state.history.first?.sequence ?? state.lastSequence + 1
                     if lastSeen + 1 >= oldestKept {
@@ -85,9 +99,11 @@ final class ChangeFeed: Sendable {
                 if !replayed { observer.onNext(.position(state.lastSequence)) }
                 delivered = state.lastSequence
                 subscription.setDisposable(
-                    changes.asObservable()
-                        .filter { $0.sequence > delivered }
-                        .map(Item.change)
+                    relay.asObservable()
+                        .filter { item in
+                            if case .change(let event) = item { return event.sequence > delivered }
+                            return true
+                        }
                         .subscribe(observer))
             }
             return subscription

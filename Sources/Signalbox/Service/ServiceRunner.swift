@@ -13,7 +13,8 @@ public enum ServiceRunner {
         let settings = try await source.load(environment: environment)
         LogSetup.bootstrap(format: settings.logFormat, level: settings.logLevel)
         let logger = Logger(label: "signalbox")
-        let service = try SignalboxService(settings: settings, logger: logger)
+        let service = try await SignalboxService(settings: settings, logger: logger)
+        try await service.catchUp()  // a cluster replica serves only once it has every change
         try service.start()  // the HTTP layer logs the address it listens on
 
         let signals = DispatchQueue(label: "signalbox.signals")

@@ -16,57 +16,103 @@ public final class SignalboxService: Sendable {
     public var lifecycle: ControlEvent<LifecycleEvent> { server.lifecycle }
 
     let index: SearchIndex
-    let store: DocumentStore
+    let store: any DocumentStore
     let feed: ChangeFeed
     let lookups: SearchLookups
     let documents: DocumentService
+    let applier: ChangeApplier
+    /// The PostgreSQL store's change-log reader; nil on SQLite.
+    private let follower: PostgresFollower?
+    private let replication: ReplicationMetrics
     private let server: HTTPServer
     private let logger: Logger
     private let ready = Locked(false)
     private let subscriptions = DisposeBag()
 
-    /// Loads the base data set, applies the stored writes and builds the index.
-    public init(settings: Settings, logger: Logger = Logger(label: "signalbox")) throws {
-        PrometheusExporter.bootstrap()
-        self.logger = logger
+    /// Loads the base data set, opens the store (SQLite, or PostgreSQL for a `postgres://`
+    /// store), applies its snapshot and builds the index.
+    public convenience init(settings: Settings, logger: Logger = Logger(label: "signalbox")) async throws {
         let started = ContinuousClock.now
-        store = try DocumentStore(path: settings.storePath)
-        let changes = try store.changes()
-        var byID: [String: Document] = [:]
-        let base = try settings.dataPath.map { try DocumentLoader.load(path: $0) } ?? DefaultDataSet.load()
-        for document in base { byID[document.id] = document }
-        let decoder = JSONDecoder()
-        for change in changes {
-            byID[change.id] = try change.body.map { try decoder.decode(Document.self, from: $0) }
+        let base = try BaseData.load(path: settings.dataPath)
+        let store: any DocumentStore
+        if PostgresURL.isPostgres(settings.storePath) {
+            let url = try PostgresURL(settings.storePath)
+            logger.info("opening the PostgreSQL store", metadata: ["store": "\(url)"])
+            store = try await PostgresStore(
+                url: url, baseDigest: base.digest, history: settings.eventHistory,
+                timeout: .milliseconds(Int(settings.clusterWriteTimeout * 1000)), logger: logger)
+        } else {
+            store = try SQLiteStore(path: settings.storePath)
         }
-        index = SearchIndex(documents: Array(byID.values))
+        let snapshot = try await store.snapshot()
+        try self.init(settings: settings, logger: logger, base: base.documents, store: store, snapshot: snapshot)
         logger.info(
             "data loaded",
             metadata: [
-                "documents": "\(index.count)", "stored_changes": "\(changes.count)",
-                "source": "\(settings.dataPath ?? "embedded GeoNames cities")",
-                "took": "\(ContinuousClock.now - started)",
+                "documents": "\(index.count)", "stored_changes": "\(snapshot.documents.count)", "head": "\(snapshot.head)",
+                "source": "\(settings.dataPath ?? "embedded GeoNames cities")", "took": "\(ContinuousClock.now - started)",
             ])
+    }
+
+    init(settings: Settings, logger: Logger, base: [Document], store: any DocumentStore, snapshot: StoreSnapshot) throws {
+        PrometheusExporter.bootstrap()
+        self.logger = logger
+        self.store = store
+        var byID: [String: Document] = [:]
+        for document in base { byID[document.id] = document }
+        let decoder = JSONDecoder()
+        for change in snapshot.documents {
+            byID[change.id] = try change.body.map { try decoder.decode(Document.self, from: $0) }
+        }
+        index = SearchIndex(documents: Array(byID.values))
 
         let metrics = ServiceMetrics()
         metrics.documentCount(index.count)
-        feed = ChangeFeed(lastSequence: changes.last?.sequence ?? 0, capacity: settings.eventHistory)
+        feed = ChangeFeed(lastSequence: snapshot.head, capacity: settings.eventHistory)
         lookups = SearchLookups(index: index, maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL, metrics: metrics)
-        documents = DocumentService(index: index, store: store, feed: feed, lookups: lookups, metrics: metrics)
+        applier = ChangeApplier(index: index, lookups: lookups, feed: feed, metrics: metrics, applied: snapshot.head)
+        replication = ReplicationMetrics()
+        replication.headSeen(snapshot.head)
+        replication.applied(snapshot.head)
+        let readWait = RxTimeInterval.milliseconds(Int(settings.clusterReadWait * 1000))
+        documents = DocumentService(index: index, store: store, applier: applier, metrics: metrics, applyWait: readWait)
+        if let postgres = store as? PostgresStore {
+            follower = PostgresFollower(
+                store: postgres, applier: applier, metrics: replication,
+                pollInterval: .milliseconds(Int(settings.clusterPollInterval * 1000)), batch: settings.clusterApplyBatch,
+                logger: logger)
+        } else {
+            follower = nil
+        }
         currentSettings = BehaviorRelay(value: settings)
         configuration = ControlProperty(relay: currentSettings)
 
         let router = Router()
         let currentSettings = self.currentSettings
-        OperationsEndpoints(isReady: { [ready] in ready.withLock { $0 } }).register(on: router)
+        let (ready, replication, applier) = (self.ready, self.replication, self.applier)
+        router.gate(MinimumSequenceGate(applier: applier, metrics: replication) {
+            RxTimeInterval.milliseconds(Int(currentSettings.value.clusterReadWait * 1000))
+        }.hold)
+        OperationsEndpoints(
+            isReady: {
+                guard ready.withLock({ $0 }) else { return false }
+                let lag = replication.lag
+                let settings = currentSettings.value
+                return lag.changes <= Int64(settings.clusterMaxLagChanges) && lag.seconds <= settings.clusterMaxLagSeconds
+            },
+            status: { ReplicaStatus(epoch: snapshot.epoch, applied: applier.applied.value, head: replication.head) }
+        ).register(on: router)
         SearchEndpoints(lookups: lookups).register(on: router)
         DocumentEndpoints(documents: documents) {
             let current = currentSettings.value
             return WriteAuthorization(apiKey: current.apiKey, allowUnauthenticated: current.allowUnauthenticatedWrites)
         }.register(on: router)
-        EventEndpoints(feed: feed).register(on: router)
+        EventEndpoints(feed: feed, applier: applier, epoch: snapshot.epoch, resumeWait: readWait).register(on: router)
         WebEndpoints().register(on: router)
         server = HTTPServer(configuration: settings.serverConfiguration, router: router, logger: logger)
+        applier.applied.asObservable()
+            .subscribe(onNext: { replication.applied($0) })
+            .disposed(by: subscriptions)
     }
 
     /// Binds and starts serving; returns the bound port. An unusable TLS
@@ -74,6 +120,7 @@ public final class SignalboxService: Sendable {
     @discardableResult
     public func start() throws -> Int {
         let port: Int
+        follower?.start()
         do {
             port = try server.start()
         } catch let error as TLSError {
@@ -112,9 +159,22 @@ public final class SignalboxService: Sendable {
     /// The bound port while running.
     public var port: Int? { server.port }
 
+    /// Whether this replica serves everything committed when it started (always, on SQLite).
+    /// A cluster replica is not ready before that.
+    public func catchUp() async throws {
+        guard let follower else { return }
+        try await follower.catchUpNow()
+        let head = replication.head
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            _ = applier.applied.asObservable().filter { $0 >= head }.take(1).subscribe(onCompleted: { done.resume() })
+        }
+    }
+
     /// Stops taking requests, lets those in flight finish within the grace period, ends event streams.
     public func shutdown() async {
         ready.withLock { $0 = false }
         await server.shutdown(gracePeriod: .seconds(currentSettings.value.shutdownGracePeriod))
+        follower?.stop()
+        await store.close()
     }
 }

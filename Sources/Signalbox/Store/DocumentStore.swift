@@ -1,86 +1,62 @@
 import Foundation
-import GRDB
 
-/// One stored change: the latest write for a document id.
+/// One committed change: the latest write for a document id.
 ///
 /// `body` is the document's JSON, or `nil` when the document was deleted
-/// (a tombstone, so a deleted base-data document stays deleted after a restart).
+/// (a tombstone, so a deleted base-data document stays deleted).
 struct StoredChange: Sendable, Equatable {
     var id: String
     var body: Data?
     var sequence: Int64
 }
 
-/// The durable record of every write, in SQLite (through GRDB).
+/// What a store holds, read consistently: where a replica starts.
+struct StoreSnapshot: Sendable {
+    /// The latest write of every document written so far, oldest first.
+    var documents: [StoredChange]
+    /// The sequence number of the latest committed change (0 for an empty store).
+    var head: Int64
+    /// Names this store's life: a recreated store has another, so clients resuming
+    /// from an event id of the old one are told to reload.
+    var epoch: String
+}
+
+/// A write to make durable.
+enum StoreWrite: Sendable {
+    case upsert(id: String, body: Data)
+    /// `inBaseData`: whether the base data set has the id, so a delete of a document
+    /// never written but served from the base data is a real change, not a 404.
+    case delete(id: String, inBaseData: Bool)
+
+    var id: String {
+        switch self {
+        case .upsert(let id, _), .delete(let id, _): id
+        }
+    }
+
+    var body: Data? {
+        if case .upsert(_, let body) = self { return body }
+        return nil
+    }
+}
+
+/// The durable record of every write: SQLite on one node, PostgreSQL for a cluster.
 ///
-/// The base data set is not stored: at start the service loads it and applies
-/// ``changes()`` on top. Each write commits with `synchronous = FULL` in WAL
-/// mode before it returns, so a write that was answered is on disk even if the
-/// process is killed right after.
-final class DocumentStore: Sendable {
-    private let database: DatabaseQueue
+/// The base data set is not stored: each replica loads it and applies the
+/// snapshot's documents on top. A commit gives the change its sequence number:
+/// gap-free, in commit order, the id `/events` streams and `Signalbox-Seq` answers.
+protocol DocumentStore: Sendable {
+    /// Everything committed so far, read in one consistent view.
+    func snapshot() async throws -> StoreSnapshot
+    /// Makes `write` durable and returns its sequence number. A delete of a
+    /// document that does not exist throws ``DocumentNotFound``; a store that
+    /// cannot commit throws ``StoreError``.
+    func commit(_ write: StoreWrite) async throws -> Int64
+    /// Releases connections and files.
+    func close() async
+}
 
-    /// Opens (and creates if needed) the store at `path`.
-    init(path: String) throws {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        }
-        database = try DatabaseQueue(path: path, configuration: configuration)
-        try Self.migrator.migrate(database)
-    }
-
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "document") { table in
-                table.primaryKey("id", .text)
-                table.column("body", .blob)
-                table.column("sequence", .integer).notNull().unique()
-            }
-        }
-        return migrator
-    }
-
-    /// Every stored change, oldest first.
-    func changes() throws -> [StoredChange] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, body, sequence FROM document ORDER BY sequence").map {
-                StoredChange(id: $0["id"], body: $0["body"], sequence: $0["sequence"])
-            }
-        }
-    }
-
-    /// The sequence number of the latest write, 0 for an empty store.
-    func lastSequence() throws -> Int64 {
-        try database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM document") ?? 0
-        }
-    }
-
-    /// Stores the document's JSON (or a tombstone when `body` is nil) and returns its sequence number.
-    @discardableResult
-    func write(id: String, body: Data?) throws -> Int64 {
-        try database.write { db in
-            let next = (try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM document") ?? 0) + 1
-            try db.execute(
-                sql: """
-                    INSERT INTO document (id, body, sequence) VALUES (?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET body = excluded.body, sequence = excluded.sequence
-                    """,
-                arguments: [id, body, next]
-            )
-            return next
-        }
-    }
-
-    /// Runs SQLite's `PRAGMA integrity_check`; true when it answers `ok`.
-    func integrityCheck() throws -> Bool {
-        try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok" }
-    }
+/// A delete named a document that does not exist.
+struct DocumentNotFound: Error, Sendable {
+    let id: String
 }

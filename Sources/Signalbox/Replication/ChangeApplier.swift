@@ -1,0 +1,135 @@
+import Dispatch
+import Foundation
+import Rx
+import Search
+
+/// Applies committed changes to this replica (index, lookup cache, change feed) in
+/// sequence order, each exactly once, whichever way they arrive: from this replica's
+/// own commits, or from the change log another replica's commits went to.
+///
+/// A change that arrives before the one it follows waits until the gap is filled;
+/// ``onGap`` asks the follower to read the log then.
+final class ChangeApplier: Sendable {
+    /// One committed change, with its document decoded if the caller had it.
+    struct Change: Sendable {
+        let sequence: Int64
+        let id: String
+        /// The new document; nil for a delete.
+        let document: Document?
+    }
+
+    private struct State {
+        var applied: Int64
+        var pending: [Int64: Change] = [:]
+    }
+
+    private let index: SearchIndex
+    private let lookups: SearchLookups
+    private let feed: ChangeFeed
+    private let metrics: ServiceMetrics
+    private let state: Locked<State>
+    private let queue = DispatchQueue(label: "signalbox.apply")
+    private let gapHandler = Locked<(@Sendable () -> Void)?>(nil)
+    /// The sequence number of the latest change this replica serves.
+    let applied: BehaviorRelay<Int64>
+
+    init(index: SearchIndex, lookups: SearchLookups, feed: ChangeFeed, metrics: ServiceMetrics, applied: Int64) {
+        self.index = index
+        self.lookups = lookups
+        self.feed = feed
+        self.metrics = metrics
+        state = Locked(State(applied: applied))
+        self.applied = BehaviorRelay(value: applied)
+    }
+
+    /// Called (on the apply queue) when changes wait behind a missing one.
+    func onGap(_ handler: @escaping @Sendable () -> Void) {
+        gapHandler.withLock { $0 = handler }
+    }
+
+    /// Queues `changes` and applies every one that is next in order.
+    func offer(_ changes: [Change]) {
+        guard !changes.isEmpty else { return }
+        queue.async { [self] in
+            let waiting = state.withLock { state in
+                for change in changes where change.sequence > state.applied { state.pending[change.sequence] = change }
+                return !state.pending.isEmpty
+            }
+            guard waiting else { return }
+            drain()
+        }
+    }
+
+    /// Jumps to `head` with the latest version of each document changed since the applied
+    /// one, for a replica whose missed changes are no longer all in the log: no events for
+    /// them, so ``ChangeFeed`` resets its clients.
+    func catchUp(to head: Int64, documents: [Change]) {
+        queue.async { [self] in
+            let from = state.withLock { $0.applied }
+            guard head > from else { return }
+            for change in documents where change.sequence > from { apply(change, publish: false) }
+            state.withLock { state in
+                state.applied = head
+                state.pending = state.pending.filter { $0.key > head }
+            }
+            feed.restart(at: head)
+            applied.accept(head)
+            drain()
+        }
+    }
+
+    /// Completes once this replica has applied `sequence`; fails with ``NotAppliedInTime`` after `limit`.
+    func applied(atLeast sequence: Int64, within limit: RxTimeInterval) -> Completable {
+        if applied.value >= sequence { return .empty() }
+        return applied.asObservable()
+            .filter { $0 >= sequence }
+            .take(1)
+            .timeout(limit, scheduler: Self.timers)
+            .catch { _ in .error(NotAppliedInTime(sequence: sequence, limit: limit)) }
+            .asCompletable()
+    }
+
+    private static let timers = ConcurrentDispatchQueueScheduler(qos: .default)
+
+    /// Applies what is next in order; on the apply queue.
+    private func drain() {
+        var last: Int64?
+        while let next = state.withLock({ state -> Change? in
+            state.pending.removeValue(forKey: state.applied + 1).map { change in
+                state.applied = change.sequence
+                return change
+            }
+        }) {
+            apply(next, publish: true)
+            last = next.sequence
+        }
+        if let last { applied.accept(last) }
+        if state.withLock({ !$0.pending.isEmpty }) { gapHandler.withLock { $0 }?() }
+    }
+
+    private func apply(_ change: Change, publish: Bool) {
+        let previous = index.document(id: change.id)
+        if let document = change.document {
+            index.upsert(document)
+        } else if previous != nil {
+            index.delete(id: change.id)
+        }
+        let event = ChangeEvent(
+            sequence: change.sequence, kind: change.document == nil ? .deleted : .upserted,
+            documentID: change.id, document: change.document, previous: previous)
+        lookups.apply(event)
+        if publish { feed.publish(event) }
+        metrics.documentCount(index.count)
+    }
+}
+
+/// A replica did not apply the change a request waits for in time (503 with `Retry-After`).
+struct NotAppliedInTime: Error, Sendable {
+    let sequence: Int64
+    let limit: RxTimeInterval
+
+    var waitedDescription: String {
+        if case .milliseconds(let milliseconds) = limit { return "\(Double(milliseconds) / 1000) s" }
+        return "\(limit)"
+    }
+}

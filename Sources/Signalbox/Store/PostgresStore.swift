@@ -1,0 +1,265 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The cluster's store: PostgreSQL, shared by every replica (through postgres-nio).
+///
+/// Order without gaps: a one-row head counter (`signalbox_meta.head`) is
+/// raised in the same transaction as the document row and its change row.
+/// Its row lock makes writers take their sequence numbers in commit order, and
+/// a transaction that rolls back gives its number back, so a replica that reads
+/// `WHERE seq > applied ORDER BY seq` never skips a change that commits later.
+/// `docs/cluster.md` describes the schema.
+final class PostgresStore: DocumentStore {
+    /// Bumped with every schema change; the service migrates older schemas at start.
+    static let schemaVersion = 1
+    /// The channel a commit notifies: a wake-up only, the change log is the truth.
+    static let channel = "signalbox_change"
+
+    let url: PostgresURL
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    /// Changes kept in the log for followers and `Last-Event-ID` resumes.
+    private let history: Int64
+    /// How long a commit may take before it answers `StoreError.unavailable`.
+    private let timeout: Duration
+    private let logger: Logger
+
+    /// Connects, creates or migrates the schema, and checks that this replica serves the same base data as the others.
+    init(url: PostgresURL, baseDigest: String, history: Int, timeout: Duration, logger: Logger) async throws {
+        self.url = url
+        self.history = Int64(max(history, 1))
+        self.timeout = timeout
+        self.logger = logger
+        // postgres-nio logs every failed connection attempt; the follower reports an outage once.
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .warning)
+        client = PostgresClient(configuration: url.clientConfiguration(), backgroundLogger: quiet)
+        let client = self.client
+        runner = Task { await client.run() }
+        do {
+            try await within(timeout * 3, "connect to \(url)") { [self] in try await migrate(baseDigest: baseDigest) }
+        } catch {
+            runner.cancel()
+            throw error
+        }
+    }
+
+    deinit { runner.cancel() }
+
+    func close() async {
+        runner.cancel()
+    }
+
+    // MARK: Schema
+
+    private func migrate(baseDigest: String) async throws {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                // One replica migrates at a time; the others wait here, then see the result.
+                try await connection.query("SELECT pg_advisory_xact_lock(7305117126120000001)", logger: logger)
+                try await connection.query(
+                    "CREATE TABLE IF NOT EXISTS signalbox_schema (version integer NOT NULL)", logger: logger)
+                let rows = try await connection.query("SELECT version FROM signalbox_schema", logger: logger)
+                var version = 0
+                for try await found in rows.decode(Int.self) { version = found }
+                if version > Self.schemaVersion {
+                    throw StoreStartError.schemaTooNew(found: version, known: Self.schemaVersion)
+                }
+                if version < 1 {
+                    for statement in Self.schemaV1 {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    let epoch = UUID().uuidString.lowercased()
+                    try await connection.query(
+                        "INSERT INTO signalbox_meta (epoch, base_digest, head) VALUES (\(epoch), \(baseDigest), 0)", logger: logger)
+                    try await connection.query("DELETE FROM signalbox_schema", logger: logger)
+                    try await connection.query("INSERT INTO signalbox_schema (version) VALUES (1)", logger: logger)
+                }
+                let digests = try await connection.query("SELECT base_digest FROM signalbox_meta", logger: logger)
+                for try await stored in digests.decode(String.self) where stored != baseDigest {
+                    throw StoreStartError.baseDataDiffers(stored: stored, local: baseDigest)
+                }
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Version 1: the head counter with the store's epoch and base-data digest, the
+    /// latest write per document, and the change log a follower tails.
+    static let schemaV1 = [
+        """
+        CREATE TABLE signalbox_meta (
+            singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+            epoch text NOT NULL,
+            base_digest text NOT NULL,
+            head bigint NOT NULL,
+            created_at timestamptz NOT NULL DEFAULT now())
+        """,
+        "CREATE TABLE signalbox_document (id text PRIMARY KEY, body text, seq bigint NOT NULL UNIQUE)",
+        """
+        CREATE TABLE signalbox_change (
+            seq bigint PRIMARY KEY, id text NOT NULL, body text,
+            committed_at timestamptz NOT NULL DEFAULT clock_timestamp())
+        """,
+    ]
+
+    // MARK: Reads
+
+    func snapshot() async throws -> StoreSnapshot {
+        let (head, epoch, documents) = try await consistentRead(changedAfter: 0)
+        return StoreSnapshot(documents: documents, head: head, epoch: epoch)
+    }
+
+    /// The documents written after `sequence` (their latest write each) and the head they add up to:
+    /// how a follower catches up once the log no longer holds every change it missed.
+    func documents(changedAfter sequence: Int64) async throws -> (head: Int64, documents: [StoredChange]) {
+        let (head, _, documents) = try await consistentRead(changedAfter: sequence)
+        return (head, documents)
+    }
+
+    private func consistentRead(changedAfter sequence: Int64) async throws -> (Int64, String, [StoredChange]) {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            do {
+                var head: Int64 = 0
+                var epoch = ""
+                for try await (found, foundEpoch) in try await connection.query(
+                    "SELECT head, epoch FROM signalbox_meta", logger: logger
+                ).decode((Int64, String).self) {
+                    (head, epoch) = (found, foundEpoch)
+                }
+                var documents: [StoredChange] = []
+                let rows = try await connection.query(
+                    "SELECT id, body, seq FROM signalbox_document WHERE seq > \(sequence) ORDER BY seq", logger: logger)
+                for try await (id, body, seq) in rows.decode((String, String?, Int64).self) {
+                    documents.append(StoredChange(id: id, body: body.map { Data($0.utf8) }, sequence: seq))
+                }
+                try await connection.query("COMMIT", logger: logger)
+                return (head, epoch, documents)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Up to `limit` changes after `sequence`, in order, and the head when they were read.
+    /// The log keeps the latest `history` changes: when the first one returned is not
+    /// `sequence + 1` although the head is past it, the caller missed pruned changes.
+    func changes(after sequence: Int64, limit: Int) async throws -> (head: Int64, changes: [StoredChange]) {
+        let rows = try await client.query(
+            """
+            SELECT m.head, c.seq, c.id, c.body FROM signalbox_meta m
+            LEFT JOIN LATERAL (
+                SELECT seq, id, body FROM signalbox_change WHERE seq > \(sequence) ORDER BY seq LIMIT \(limit)
+            ) c ON true ORDER BY c.seq
+            """, logger: logger)
+        var head: Int64 = 0
+        var changes: [StoredChange] = []
+        for try await (found, seq, id, body) in rows.decode((Int64, Int64?, String?, String?).self) {
+            head = found
+            if let seq, let id { changes.append(StoredChange(id: id, body: body.map { Data($0.utf8) }, sequence: seq)) }
+        }
+        return (head, changes)
+    }
+
+    /// The newest sequence number committed.
+    func head() async throws -> Int64 {
+        var head: Int64 = 0
+        for try await found in try await client.query("SELECT head FROM signalbox_meta", logger: logger).decode(Int64.self) {
+            head = found
+        }
+        return head
+    }
+
+    // MARK: Writes
+
+    func commit(_ write: StoreWrite) async throws -> Int64 {
+        try await within(timeout, "commit") { [self] in
+            switch write {
+            case .upsert(let id, let body): try await upsert(id: id, body: String(decoding: body, as: UTF8.self))
+            case .delete(let id, let inBaseData): try await delete(id: id, inBaseData: inBaseData)
+            }
+        }
+    }
+
+    /// One statement, so one round trip and its own transaction.
+    private func upsert(id: String, body: String) async throws -> Int64 {
+        let rows = try await client.query(
+            """
+            WITH h AS (UPDATE signalbox_meta SET head = head + 1 RETURNING head),
+            d AS (INSERT INTO signalbox_document (id, body, seq) SELECT \(id), \(body), head FROM h
+                  ON CONFLICT (id) DO UPDATE SET body = excluded.body, seq = excluded.seq),
+            c AS (INSERT INTO signalbox_change (seq, id, body) SELECT head, \(id), \(body) FROM h),
+            p AS (DELETE FROM signalbox_change WHERE seq <= (SELECT head FROM h) - \(history))
+            SELECT head, pg_notify('\(unescaped: Self.channel)', head::text)::text FROM h
+            """, logger: logger)
+        for try await (head, _) in rows.decode((Int64, String).self) { return head }
+        throw StoreError.unavailable(detail: "the commit returned no sequence number")
+    }
+
+    /// A transaction of its own: the head's row lock comes first, so the existence check
+    /// that follows sees every delete committed before it.
+    private func delete(id: String, inBaseData: Bool) async throws -> Int64 {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                var head: Int64 = 0
+                for try await found in try await connection.query(
+                    "UPDATE signalbox_meta SET head = head + 1 RETURNING head", logger: logger
+                ).decode(Int64.self) { head = found }
+                var live = inBaseData
+                for try await stored in try await connection.query(
+                    "SELECT body IS NOT NULL FROM signalbox_document WHERE id = \(id)", logger: logger
+                ).decode(Bool.self) { live = stored }
+                guard live else { throw DocumentNotFound(id: id) }
+                try await connection.query(
+                    """
+                    WITH d AS (INSERT INTO signalbox_document (id, body, seq) VALUES (\(id), NULL, \(head))
+                               ON CONFLICT (id) DO UPDATE SET body = NULL, seq = excluded.seq),
+                    c AS (INSERT INTO signalbox_change (seq, id, body) VALUES (\(head), \(id), NULL)),
+                    p AS (DELETE FROM signalbox_change WHERE seq <= \(head - history))
+                    SELECT pg_notify('\(unescaped: Self.channel)', \(String(head)))
+                    """, logger: logger)
+                try await connection.query("COMMIT", logger: logger)
+                return head
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Runs `work`, or throws `StoreError.unavailable` once `limit` has passed: a database that
+    /// does not answer must not hold a client for longer. A commit cut off this way may still
+    /// land; the follower applies it then, and a retried PUT is harmless.
+    private func within<T: Sendable>(_ limit: Duration, _ what: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            do {
+                guard let first = try await group.next(), let value = first else {
+                    throw StoreError.unavailable(detail: "PostgreSQL did not \(what) within \(limit)")
+                }
+                return value
+            } catch let error as DocumentNotFound {
+                throw error
+            } catch let error as StoreError {
+                throw error
+            } catch let error as StoreStartError {
+                throw error
+            } catch {
+                throw StoreError.unavailable(detail: "\(String(reflecting: error))")
+            }
+        }
+    }
+}

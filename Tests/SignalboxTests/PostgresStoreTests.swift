@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import Rx
+import Search
+import Testing
+@testable import Signalbox
+
+/// The PostgreSQL store against a real server (`ScratchPostgres`); skipped where PostgreSQL is not installed.
+@Suite(.enabled(if: ScratchPostgres.isAvailable, "PostgreSQL is not installed"))
+struct PostgresStoreTests {
+    static let logger = Logger(label: "test.postgres")
+
+    func open(_ url: PostgresURL, digest: String = "base", history: Int = 1024) async throws -> PostgresStore {
+        try await PostgresStore(url: url, baseDigest: digest, history: history, timeout: .seconds(5), logger: Self.logger)
+    }
+
+    @Test func createsItsSchemaOnceAndNumbersWritesWithoutGaps() async throws {
+        let url = try ScratchPostgres.freshDatabase()
+        let store = try await open(url)
+        let empty = try await store.snapshot()
+        #expect(empty.head == 0 && empty.documents.isEmpty && !empty.epoch.isEmpty)
+        #expect(try await store.commit(.upsert(id: "a", body: Data(#"{"id":"a"}"#.utf8))) == 1)
+        #expect(try await store.commit(.upsert(id: "b", body: Data(#"{"id":"b"}"#.utf8))) == 2)
+        #expect(try await store.commit(.delete(id: "a", inBaseData: false)) == 3)
+        await #expect(throws: DocumentNotFound.self) { try await store.commit(.delete(id: "a", inBaseData: true)) }
+        await #expect(throws: DocumentNotFound.self) { try await store.commit(.delete(id: "zz", inBaseData: false)) }
+        #expect(try await store.commit(.delete(id: "base-only", inBaseData: true)) == 4)
+        await store.close()
+
+        // A second replica opening the same database finds the same store, epoch included.
+        let again = try await open(url)
+        let snapshot = try await again.snapshot()
+        #expect(snapshot.head == 4 && snapshot.epoch == empty.epoch)
+        #expect(snapshot.documents.map(\.id) == ["b", "a", "base-only"])
+        #expect(snapshot.documents.map(\.sequence) == [2, 3, 4])
+        let log = try await again.changes(after: 1, limit: 10)
+        #expect(log.head == 4 && log.changes.map(\.sequence) == [2, 3, 4])
+        #expect(ScratchPostgres.psql(url.databaseString, "SELECT version FROM signalbox_schema").1.hasPrefix("1"))
+        await again.close()
+    }
+
+    /// The guarantee a follower relies on: with many concurrent writers, sequence numbers
+    /// become visible in commit order. A reader polling `seq > seen` the whole time must
+    /// see every number exactly once and in order (a `bigserial` fails this).
+    @Test func concurrentWritersCommitInSequenceOrder() async throws {
+        let url = try ScratchPostgres.freshDatabase()
+        let store = try await open(url, history: 100_000)
+        let writers = 8, each = 60
+        let tailed = Task {
+            var seen: Int64 = 0
+            var order: [Int64] = []
+            while seen < Int64(writers * each) {
+                let (_, changes) = try await store.changes(after: seen, limit: 500)
+                for change in changes {
+                    order.append(change.sequence)
+                    seen = change.sequence
+                }
+            }
+            return order
+        }
+        let given = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    var numbers: [Int64] = []
+                    for n in 0..<each {
+                        numbers.append(try await store.commit(.upsert(id: "w\(writer)-\(n % 7)", body: Data("{}".utf8))))
+                    }
+                    return numbers
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(given.sorted() == Array(1...Int64(writers * each)))
+        #expect(try await tailed.value == Array(1...Int64(writers * each)))
+        await store.close()
+    }
+
+    @Test func theLogKeepsTheConfiguredHistory() async throws {
+        let url = try ScratchPostgres.freshDatabase()
+        let store = try await open(url, history: 5)
+        for n in 1...20 { _ = try await store.commit(.upsert(id: "d\(n % 3)", body: Data("{}".utf8))) }
+        let (head, changes) = try await store.changes(after: 0, limit: 100)
+        #expect(head == 20 && changes.map(\.sequence) == Array(16...20))
+        let caughtUp = try await store.documents(changedAfter: 2)
+        #expect(caughtUp.head == 20 && caughtUp.documents.map(\.sequence) == [18, 19, 20])
+        await store.close()
+    }
+
+    @Test func aReplicaWithOtherBaseDataIsRefused() async throws {
+        let url = try ScratchPostgres.freshDatabase()
+        await try open(url, digest: "one").close()
+        await #expect(throws: StoreStartError.self) { try await open(url, digest: "two") }
+    }
+
+    @Test func anUnreachableDatabaseFailsTheWriteWithinTheTimeout() async throws {
+        let url = try ScratchPostgres.freshDatabase()
+        let store = try await PostgresStore(url: url, baseDigest: "b", history: 10, timeout: .seconds(1), logger: Self.logger)
+        // Point the pool at a port nobody listens on by closing every connection and forbidding new ones.
+        ScratchPostgres.psql(url.adminString, "ALTER DATABASE \(url.database!) ALLOW_CONNECTIONS false")
+        ScratchPostgres.psql(url.adminString, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(url.database!)'")
+        let started = ContinuousClock.now
+        await #expect(throws: StoreError.self) { try await store.commit(.upsert(id: "x", body: Data("{}".utf8))) }
+        #expect(ContinuousClock.now - started < .seconds(4))
+        ScratchPostgres.psql(url.adminString, "ALTER DATABASE \(url.database!) ALLOW_CONNECTIONS true")
+        // Back: writes go through again, on the same store object.
+        var committed: Int64?
+        for _ in 0..<20 where committed == nil {
+            committed = try? await store.commit(.upsert(id: "x", body: Data("{}".utf8)))
+        }
+        #expect(committed == 1)
+        await store.close()
+    }
+}
+
+extension PostgresURL {
+    /// The server's maintenance database, for psql.
+    var adminString: String { "postgres://\(username)@\(host):\(port)/postgres?sslmode=disable" }
+    /// This URL's database, for psql.
+    var databaseString: String { "postgres://\(username)@\(host):\(port)/\(database ?? "")?sslmode=disable" }
+}

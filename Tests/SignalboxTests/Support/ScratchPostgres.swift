@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import Testing
+@testable import Signalbox
+
+/// A throwaway PostgreSQL cluster for this test process, started once by `scripts/pg-scratch`
+/// (initdb in a temp dir, loopback port, run as an unprivileged user under root) and
+/// stopped when the process exits. Each test gets a database of its own.
+enum ScratchPostgres {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The server's URL without a database, or nil (with the reason) when PostgreSQL is not installed here.
+    static let server: Result<URLComponents, ScratchPostgresUnavailable> = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalbox-pg-\(UUID().uuidString)").path
+        let (status, output) = run(["start", directory])
+        guard status == 0, let components = URLComponents(string: output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return .failure(ScratchPostgresUnavailable(reason: status == 3 ? "PostgreSQL is not installed" : output))
+        }
+        directoryToStop = directory
+        atexit { if let directory = ScratchPostgres.directoryToStop { _ = ScratchPostgres.run(["stop", directory]) } }
+        return .success(components)
+    }()
+
+    nonisolated(unsafe) static var directoryToStop: String?
+
+    /// Whether tests that need PostgreSQL can run; they are skipped with the reason otherwise.
+    static var isAvailable: Bool {
+        if case .failure(let unavailable) = server {
+            print("skipping PostgreSQL tests: \(unavailable.reason) (apt-get install postgresql)")
+            return false
+        }
+        return true
+    }
+
+    /// A new empty database's store URL.
+    static func freshDatabase() throws -> PostgresURL {
+        var components = try server.get()
+        let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let admin = components.string!
+        let (status, output) = psql(admin, "CREATE DATABASE \(name)")
+        guard status == 0 else { throw ScratchPostgresUnavailable(reason: output) }
+        components.path = "/\(name)"
+        return try PostgresURL(components.string!)
+    }
+
+    /// Runs one SQL statement with psql.
+    @discardableResult
+    static func psql(_ url: String, _ sql: String) -> (Int32, String) {
+        execute("/usr/bin/env", ["psql", url, "-qAtc", sql])
+    }
+
+    static func run(_ arguments: [String]) -> (Int32, String) {
+        execute("/bin/bash", [root.appendingPathComponent("scripts/pg-scratch").path] + arguments)
+    }
+
+    private static func execute(_ executable: String, _ arguments: [String]) -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch { return (127, "\(error)") }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+struct ScratchPostgresUnavailable: Error {
+    let reason: String
+}
