@@ -88,7 +88,7 @@ struct PostgresStoreTests {
 
     @Test func aReplicaWithOtherBaseDataIsRefused() async throws {
         let url = try ScratchPostgres.freshDatabase()
-        await try open(url, digest: "one").close()
+        try await open(url, digest: "one").close()
         await #expect(throws: StoreStartError.self) { try await open(url, digest: "two") }
     }
 

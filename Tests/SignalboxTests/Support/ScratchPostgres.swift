@@ -18,7 +18,12 @@ enum ScratchPostgres {
             return .failure(ScratchPostgresUnavailable(reason: status == 3 ? "PostgreSQL is not installed" : output))
         }
         directoryToStop = directory
-        atexit { if let directory = ScratchPostgres.directoryToStop { _ = ScratchPostgres.run(["stop", directory]) } }
+        // Foundation's Process cannot wait for a child while the process exits: plain system(3) here.
+        atexit {
+            if let directory = ScratchPostgres.directoryToStop {
+                _ = system("bash '\(ScratchPostgres.root.path)/scripts/pg-scratch' stop '\(directory)' >/dev/null 2>&1")
+            }
+        }
         return .success(components)
     }()
 
@@ -54,17 +59,20 @@ enum ScratchPostgres {
         execute("/bin/bash", [root.appendingPathComponent("scripts/pg-scratch").path] + arguments)
     }
 
+    /// popen(3), not Foundation's Process: its child monitoring hangs here now and then
+    /// (waitUntilExit never returns while Swift Testing runs tests on the cooperative pool).
     private static func execute(_ executable: String, _ arguments: [String]) -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch { return (127, "\(error)") }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let quoted = ([executable] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        guard let pipe = popen(quoted.joined(separator: " ") + " 2>&1", "r") else { return (127, "popen failed") }
+        var output = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, pipe)
+            if count == 0 { break }
+            output += buffer[0..<count]
+        }
+        let status = pclose(pipe)
+        return ((status >> 8) & 0xff, String(decoding: output, as: UTF8.self))
     }
 }
 
