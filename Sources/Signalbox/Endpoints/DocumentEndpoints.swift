@@ -16,12 +16,12 @@ struct DocumentEndpoints {
 
         router.put("/documents/:id") { request -> Completable in
             try authorization().check(request)
-            return documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? ""))
+            return documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? "")).mappingStoreErrors()
         }
 
         router.delete("/documents/:id") { request -> Completable in
             try authorization().check(request)
-            return documents.delete(id: request.parameters["id"] ?? "")
+            return documents.delete(id: request.parameters["id"] ?? "").mappingStoreErrors()
         }
     }
 }

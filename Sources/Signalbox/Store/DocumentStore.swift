@@ -20,19 +20,22 @@ struct StoredChange: Sendable, Equatable {
 final class DocumentStore: Sendable {
     private let database: DatabaseQueue
 
-    /// Opens (and creates if needed) the store at `path`.
-    init(path: String) throws {
+    /// Opens (and creates if needed) the store at `path`; a file that cannot be used (or a
+    /// directory that does not exist) is a ``StoreStartError``.
+    init(path: String) throws(StoreStartError) {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try SQLiteStoreChecks.checkBeforeOpening(path)
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try database.read { db in try SQLiteStoreChecks.quickCheck(db, path: path) }
+            try Self.migrator.migrate(database)
+        } catch {
+            throw SQLiteStoreChecks.startError(error, path: path)
         }
-        database = try DatabaseQueue(path: path, configuration: configuration)
-        try Self.migrator.migrate(database)
     }
 
     private static var migrator: DatabaseMigrator {
@@ -66,6 +69,14 @@ final class DocumentStore: Sendable {
     /// Stores the document's JSON (or a tombstone when `body` is nil) and returns its sequence number.
     @discardableResult
     func write(id: String, body: Data?) throws -> Int64 {
+        do {
+            return try insert(id: id, body: body)
+        } catch {
+            throw SQLiteStoreChecks.writeError(error)
+        }
+    }
+
+    private func insert(id: String, body: Data?) throws -> Int64 {
         try database.write { db in
             let next = (try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM document") ?? 0) + 1
             try db.execute(
