@@ -30,8 +30,8 @@ final class DocumentStore: Sendable {
         }
         try SQLiteStoreChecks.checkBeforeOpening(path)
         do {
+            try SQLiteStoreChecks.quickCheck(path)
             database = try DatabaseQueue(path: path, configuration: configuration)
-            try database.read { db in try SQLiteStoreChecks.quickCheck(db, path: path) }
             try Self.migrator.migrate(database)
         } catch {
             throw SQLiteStoreChecks.startError(error, path: path)

@@ -68,10 +68,16 @@ enum SQLiteStoreChecks {
         }
     }
 
-    /// `PRAGMA quick_check` (the cheap part of integrity_check: every page and record is read):
-    /// a damaged store is refused at start rather than found out on a later read.
-    static func quickCheck(_ db: Database, path: String) throws {
-        let answers = try String.fetchAll(db, sql: "PRAGMA quick_check")
+    /// `PRAGMA quick_check` (the cheap part of integrity_check: every page and record is read)
+    /// on a read-only connection, before anything (such as switching to WAL) writes to the file:
+    /// a damaged store is refused at start, unchanged, rather than found out on a later read.
+    static func quickCheck(_ path: String) throws {
+        guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let answers = try DatabaseQueue(path: path, configuration: configuration).read { db in
+            try String.fetchAll(db, sql: "PRAGMA quick_check")
+        }
         guard answers == ["ok"] else {
             throw StoreStartError(reason: .corrupt, path: path, detail: "quick_check: \(answers.prefix(3).joined(separator: "; "))")
         }
