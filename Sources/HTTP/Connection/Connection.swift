@@ -49,7 +49,7 @@ final class Connection: @unchecked Sendable {
     private var stopReadingRequests = false
     private var draining = false
     private var readPaused = false
-    private var rejecting: Bool
+    private let rejection: Rejection?
     private var inReadHandler = false
 
     /// When the parser's phase last changed, for the header, body and idle timeouts.
@@ -58,11 +58,11 @@ final class Connection: @unchecked Sendable {
     private var requestCount = 0
     private var lastWriteProgress: UInt64 = 0
 
-    init(fd: Int32, remote: String, worker: Worker, rejecting: Bool, transport: Transport, responder: any RequestResponder) {
+    init(fd: Int32, remote: String, worker: Worker, rejection: Rejection?, transport: Transport, responder: any RequestResponder) {
         self.fd = fd
         self.remote = remote
         self.worker = worker
-        self.rejecting = rejecting
+        self.rejection = rejection
         self.transport = transport
         self.responder = responder
         self.parser = RequestParser(limits: worker.core.configuration.limits)
@@ -79,12 +79,12 @@ final class Connection: @unchecked Sendable {
         openSources += 1
         readSource = source
         source.resume()
-        if rejecting {
-            // Over the connection limit: answer 503 at once and close.
+        if let rejection {
+            // Over a connection limit: answer 503 (or 429 for one address) at once and close.
             let exchange = Exchange(head: nil, started: Clock.now())
             exchanges.append(exchange)
             stopReadingRequests = true
-            respond(ProblemDetails.response(status: .serviceUnavailable, title: "Service Unavailable", detail: "Too many open connections.", instance: nil, headerFields: [.retryAfter: "1"]), to: exchange)
+            respond(rejection.response, to: exchange)
         }
     }
 
@@ -151,7 +151,7 @@ final class Connection: @unchecked Sendable {
         if readPaused { readSource?.resume() }
         readSource?.cancel()
         worker.remove(self)
-        if !rejecting { core.connectionClosed() }
+        if rejection == nil { core.connectionClosed(remote: remote) }
     }
 
     /// The descriptor is closed only after both sources are cancelled, so its

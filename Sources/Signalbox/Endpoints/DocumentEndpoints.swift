@@ -15,12 +15,12 @@ struct DocumentEndpoints {
         }
 
         router.put("/documents/:id") { request -> Completable in
-            try authorization().check(request)
+            try authorization().admit(request)
             return documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? "")).mappingStoreErrors()
         }
 
         router.delete("/documents/:id") { request -> Completable in
-            try authorization().check(request)
+            try authorization().admit(request)
             return documents.delete(id: request.parameters["id"] ?? "").mappingStoreErrors()
         }
     }

@@ -59,10 +59,13 @@ public final class SignalboxService: Sendable {
         let router = Router()
         let currentSettings = self.currentSettings
         OperationsEndpoints(isReady: { [ready] in ready.withLock { $0 } }).register(on: router)
-        SearchEndpoints(lookups: lookups).register(on: router)
+        SearchEndpoints(lookups: lookups, maxLiveQueries: { currentSettings.value.liveMaxQueries }).register(on: router)
+        let writeLimiter = WriteRateLimiter()
         DocumentEndpoints(documents: documents) {
             let current = currentSettings.value
-            return WriteAuthorization(apiKey: current.apiKey, allowUnauthenticated: current.allowUnauthenticatedWrites)
+            return WriteAuthorization(
+                apiKeys: APIKeys.all(current), allowUnauthenticated: current.allowUnauthenticatedWrites, limiter: writeLimiter,
+                ratePerSecond: current.writesRatePerSecond, burst: current.writesBurst)
         }.register(on: router)
         EventEndpoints(feed: feed).register(on: router)
         WebEndpoints().register(on: router)
