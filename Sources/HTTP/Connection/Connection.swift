@@ -17,7 +17,10 @@ import Glibc
 final class Connection: @unchecked Sendable {
     let fd: Int32
     let remote: String
-    unowned let worker: Worker
+    /// Strong: a handler or stream may still reach its connection after the worker is gone
+    /// (an unowned reference would then crash). The cycle ends in close(), which removes the
+    /// connection from its worker, and every connection closes when its server stops or is freed.
+    let worker: Worker
     private var core: ServerCore { worker.core }
     private let responder: any RequestResponder
     private var transport: Transport
@@ -74,7 +77,7 @@ final class Connection: @unchecked Sendable {
 
     func start() {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: worker.queue)
-        source.setEventHandler { [unowned self] in self.readable() }
+        source.setEventHandler { [weak self] in self?.readable() }  // weak: nothing to prove
         source.setCancelHandler { [self] in self.sourceCancelled() }
         openSources += 1
         readSource = source
@@ -469,7 +472,7 @@ final class Connection: @unchecked Sendable {
         guard wanted != writeSourceActive else { return }
         if writeSource == nil {
             let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: worker.queue)
-            source.setEventHandler { [unowned self] in self.writable() }
+            source.setEventHandler { [weak self] in self?.writable() }
             source.setCancelHandler { [self] in self.sourceCancelled() }
             openSources += 1
             writeSource = source
