@@ -168,6 +168,17 @@ class Server:
         except OSError:
             return ""
 
+    def sanitizer_reports(self):
+        """The sanitizer reports in the log (a server built with -sanitize=address or =thread), or ""."""
+        try:
+            with open(self.log_path, errors="replace") as f:
+                lines = f.readlines()
+        except OSError:
+            return ""
+        starts = [i for i, l in enumerate(lines) if "ERROR: AddressSanitizer" in l or "WARNING: ThreadSanitizer" in l
+                  or "ERROR: LeakSanitizer" in l or "runtime error:" in l]
+        return "".join("".join(lines[i:i + 40]) for i in starts[:3])
+
     def rss_kib(self):
         with open(f"/proc/{self.pid}/status") as f:
             for line in f:
@@ -194,6 +205,9 @@ class Server:
         code = self.stop()
         # A crash's own words (the runtime's backtrace) are in the log, which cleanup removes.
         report.require(requirement, code == 0, f"exit {code}" + ("" if code == 0 else f"; server log ends:\n{self.log_tail(60)}"))
+        reports = self.sanitizer_reports()
+        if reports or os.environ.get("PROVE_SANITIZER"):
+            report.require("no sanitizer report in the server's log", not reports, reports[:4000])
         self.cleanup()
 
     def connections(self):

@@ -195,7 +195,13 @@ final class Connection: @unchecked Sendable {
                 if stopReadingRequests && reading == nil { continue }
                 consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 if readPaused || isClosed { return }
-                if count < buffer.count && !transport.hasBufferedInput { return }
+                // A short read drained the socket. Dispatch on Linux does not announce again a FIN
+                // or RST that arrived with these bytes, so mid-request (where no answer's write
+                // would find out) read on until EAGAIN: otherwise a client that sent half a head
+                // and reset held its slot until the header or body timeout (prove's churn part).
+                if count < buffer.count && !transport.hasBufferedInput && parser.phase != .head && parser.phase != .body {
+                    return
+                }
             case .wantRead:
                 return
             case .wantWrite:
@@ -213,8 +219,9 @@ final class Connection: @unchecked Sendable {
                 return
             }
         }
-        // Input the socket's readiness will not announce again: read it next.
-        if transport.hasBufferedInput { readBufferedInputLater() }
+        // Four reads and maybe more waiting (in the socket or the TLS session), which the
+        // socket's readiness may not announce again: read it next.
+        readBufferedInputLater()
     }
 
     private func readBufferedInputLater() {
