@@ -138,7 +138,7 @@ def main():
         report.figure(f"{seconds} s, seed {seed}: {total:,} connections reset ({total / seconds:,.0f}/s), "
                       f"{sum(c.refused for c in churners)} connects refused; {by_action}; writer {writer.statuses}")
         alive = server.alive()
-        report.require("the server is still up", alive, "" if alive else f"server log ends:\n{server.log_tail(80)}")
+        report.require("the server is still up", alive, "" if alive else f"exit {server.process.returncode}; server log:\n{server.crash_report()}")
         if not alive:
             return
         status = get(server.port, "/search?q=paris")[0]
@@ -155,7 +155,7 @@ def main():
         finish(churners + [writer])
         report.figure(f"SIGTERM during churn: exit {code} after {took:.2f} s")
         report.require("SIGTERM during churn ends it with exit code 0 within the grace period (5 s) + 2 s",
-                       code == 0 and took < 7, f"exit {code}" + ("" if code == 0 else f"; server log ends:\n{server.log_tail(80)}"))
+                       code == 0 and took < 7, f"exit {code}" + ("" if code == 0 else f"; server log:\n{server.crash_report()}"))
         report.require("no sanitizer report in the server's log", not server.sanitizer_reports(), server.sanitizer_reports()[:2000])
     finally:
         server.cleanup()
