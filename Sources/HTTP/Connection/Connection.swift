@@ -219,9 +219,12 @@ final class Connection: @unchecked Sendable {
                 return
             }
         }
-        // Four reads and maybe more waiting (in the socket or the TLS session), which the
-        // socket's readiness may not announce again: read it next.
-        readBufferedInputLater()
+        // Four reads and maybe more waiting, which the socket's readiness may not announce
+        // again: read it next (TLS: only what the session holds; reading a TLS socket early
+        // broke the over-the-limit 503 after a handshake, 1 run in 8).
+        var plain = false
+        if case .plain = transport { plain = true }
+        if plain || transport.hasBufferedInput { readBufferedInputLater() }
     }
 
     private func readBufferedInputLater() {
