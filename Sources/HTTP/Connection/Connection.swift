@@ -220,8 +220,7 @@ final class Connection: @unchecked Sendable {
             }
         }
         // Four reads and maybe more waiting, which the socket's readiness may not announce
-        // again: read it next (TLS: only what the session holds; reading a TLS socket early
-        // broke the over-the-limit 503 after a handshake, 1 run in 8).
+        // again: read it next (TLS: what the session holds, as before).
         var plain = false
         if case .plain = transport { plain = true }
         if plain || transport.hasBufferedInput { readBufferedInputLater() }
