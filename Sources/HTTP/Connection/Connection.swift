@@ -195,10 +195,11 @@ final class Connection: @unchecked Sendable {
                 if stopReadingRequests && reading == nil { continue }
                 consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 if readPaused || isClosed { return }
-                // A short read drained the socket. Dispatch on Linux does not announce again a FIN
-                // or RST that arrived with these bytes, so mid-request (where no answer's write
-                // would find out) read on until EAGAIN: otherwise a client that sent half a head
-                // and reset held its slot until the header or body timeout (prove's churn part).
+                // A short read drained the socket. When a reset came with these bytes, Dispatch on
+                // Linux (EPOLLHUP) calls this handler this last time and deletes the source, so
+                // mid-request (where no answer's write would find out) read on until EAGAIN:
+                // otherwise a client that sent half a head and reset held its slot until the
+                // header or body timeout (prove's churn part).
                 if count < buffer.count && !transport.hasBufferedInput && parser.phase != .head && parser.phase != .body {
                     return
                 }
