@@ -137,6 +137,8 @@ class Server:
             except OSError:
                 pass
             time.sleep(0.1)
+        self.process.kill()  # never leave a server behind
+        self.process.wait()
         raise RuntimeError("server did not become ready")
 
     def alive(self):
