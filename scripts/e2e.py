@@ -243,6 +243,11 @@ def run_checks(base):
     check("a malformed country code is 400", status == 400)
     status, _, _ = curl(f"{base}/search?q=x&country=%C3%9F")
     check("a non-ASCII country code is 400 (ß uppercases to SS)", status == 400)
+    # curl sends the UTF-8 bytes as they are (the README's own example); a Latin-1 byte is not UTF-8.
+    status, _, body = curl(f"{base}/search?q=москва")
+    check("raw UTF-8 in the request target: q=москва finds Moscow", status == 200 and json.loads(body)["hits"][0]["name"] == "Moscow")
+    status, _, body = curl("--path-as-is", f"{base}/search?q=caf\xe9".encode("latin-1").decode("utf-8", "surrogateescape"))
+    check("invalid UTF-8 in the request target is a 400 problem", status == 400 and "not valid UTF-8" in body)
     status, _, _ = curl(f"{base}/search?q=paris&country=fr,,us,")
     check("country codes in either case, empty items ignored", status == 200)
     status, headers, body = curl("--compressed", "-H", "Accept-Encoding: gzip", f"{base}/search?q=a&limit=100")

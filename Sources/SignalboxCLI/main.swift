@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Signalbox
 
 /// `signalbox`: parse flags, then hand over to the service.
@@ -47,6 +48,13 @@ struct SignalboxCommand: AsyncParsableCommand {
             try await ServiceRunner.run(source)
         } catch let error as SettingsError {
             throw ValidationError(error.description)
+        } catch let error as StoreStartError {
+            // One line naming the file, and an exit code of its own (see StoreStartError.exitCode).
+            FileHandle.standardError.write(Data("signalbox: \(error)\n".utf8))
+            throw ExitCode(error.exitCode)
+        } catch let error as ClusterStartError {
+            FileHandle.standardError.write(Data("signalbox: \(error)\n".utf8))
+            throw ExitCode(78)  // EX_CONFIG: this replica does not fit the cluster
         }
     }
 }

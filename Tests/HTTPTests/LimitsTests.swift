@@ -66,6 +66,34 @@ struct LimitsTests {
         await server.shutdown(gracePeriod: .seconds(1))
     }
 
+    @Test func overMaxConnectionsPerClientGets429AndFreesItsSlotOnClose() async throws {
+        let server = try startServer(Self.router(), settings: ServerSettings(maxConnectionsPerClient: 2))
+        var first: TestClient? = try server.client()
+        let second = try server.client()
+        for client in [first!, second] {
+            try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+        }
+        let third = try server.client()
+        let reply = try third.readResponse()
+        #expect(reply.status == 429)
+        #expect(reply.header("Retry-After") == "1")
+        #expect(reply.header("Content-Type") == "application/problem+json")
+        #expect(try third.isClosedByServer())
+
+        // A refused connection is not counted; one that closes gives its slot back.
+        first = nil  // deinit closes it
+        var status = 0
+        for _ in 0..<200 where status != 200 {
+            let next = try server.client()
+            try? next.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            status = (try? next.readResponse().status) ?? 0
+            if status != 200 { usleep(5_000) }
+        }
+        #expect(status == 200)
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+
     @Test func settingsApplyToARunningServer() async throws {
         let server = try startServer(Self.router())
         let first = try server.client()

@@ -6,6 +6,10 @@ import Testing
     let path = FileManager.default.temporaryDirectory
         .appendingPathComponent("signalbox-store-\(UUID().uuidString)/store.sqlite").path
 
+    init() throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    }
+
     @Test func writesSurviveReopening() async throws {
         let epoch: String
         do {
@@ -34,5 +38,26 @@ import Testing
         #expect(try await store.commit(.delete(id: "base", inBaseData: true)) == 1)
         await #expect(throws: DocumentNotFound.self) { try await store.commit(.delete(id: "base", inBaseData: true)) }
         #expect(try await store.commit(.upsert(id: "x", body: Data("{}".utf8))) == 2)
+    }
+
+    @Test func aMissingDirectoryStopsTheStart() {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("signalbox-none-\(UUID().uuidString)/store.sqlite").path
+        #expect(throws: StoreStartError.self) { try SQLiteStore(path: missing) }
+        do {
+            _ = try SQLiteStore(path: missing)
+        } catch {
+            #expect(error.reason == .directoryMissing && error.exitCode == 66 && error.description.contains(missing))
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    @Test func aFileThatIsNotADatabaseStopsTheStart() throws {
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try SQLiteStore(path: path)
+            Issue.record("a corrupt store opened")
+        } catch {
+            #expect(error.reason == .corrupt && error.exitCode == 65 && error.description.contains(path))
+        }
     }
 }

@@ -89,7 +89,7 @@ struct PostgresStoreTests {
     @Test func aReplicaWithOtherBaseDataIsRefused() async throws {
         let url = try ScratchPostgres.freshDatabase()
         try await open(url, digest: "one").close()
-        await #expect(throws: StoreStartError.self) { try await open(url, digest: "two") }
+        await #expect(throws: ClusterStartError.self) { try await open(url, digest: "two") }
     }
 
     @Test func anUnreachableDatabaseFailsTheWriteWithinTheTimeout() async throws {

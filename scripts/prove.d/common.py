@@ -111,6 +111,8 @@ class Server:
         return self.process.pid
 
     def start(self, timeout=90):
+        if os.environ.get("PROVE_SANITIZER"):
+            timeout = max(timeout, 300)  # a sanitized debug server loads the cities slowly on a busy machine
         self.port = self.port or free_port()
         env = dict(os.environ, SIGNALBOX_API_KEY=API_KEY, SIGNALBOX_STORE=self.store, SIGNALBOX_LOG_LEVEL="warning")
         env.update(self.extra_env)
@@ -135,6 +137,8 @@ class Server:
             except OSError:
                 pass
             time.sleep(0.1)
+        self.process.kill()  # never leave a server behind
+        self.process.wait()
         raise RuntimeError("server did not become ready")
 
     def alive(self):
@@ -168,6 +172,35 @@ class Server:
         except OSError:
             return ""
 
+    def crash_report(self, lines=150):
+        """The crashed thread's part of the log (the runtime's fatal error and backtrace), else its tail.
+        Also kept in PROVE_KEEP_LOGS (a directory) when set, as the work folder is removed."""
+        try:
+            with open(self.log_path, errors="replace") as f:
+                text = f.readlines()
+        except OSError:
+            return ""
+        keep = os.environ.get("PROVE_KEEP_LOGS")
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            shutil.copy(self.log_path, os.path.join(keep, f"server-{self.pid}.log"))
+        start = next((i for i, l in enumerate(text) if "Fatal error" in l or "Backtracing from" in l
+                      or "crashed:" in l or "ERROR: AddressSanitizer" in l), None)
+        if start is None:
+            return "".join(text[-lines:])
+        return "".join(text[max(0, start - 5):start + lines])
+
+    def sanitizer_reports(self):
+        """The sanitizer reports in the log (a server built with -sanitize=address or =thread), or ""."""
+        try:
+            with open(self.log_path, errors="replace") as f:
+                lines = f.readlines()
+        except OSError:
+            return ""
+        starts = [i for i, l in enumerate(lines) if "ERROR: AddressSanitizer" in l or "WARNING: ThreadSanitizer" in l
+                  or "ERROR: LeakSanitizer" in l or "runtime error:" in l]
+        return "".join("".join(lines[i:i + 40]) for i in starts[:3])
+
     def rss_kib(self):
         with open(f"/proc/{self.pid}/status") as f:
             for line in f:
@@ -193,7 +226,10 @@ class Server:
         """The end of every part: SIGTERM, exit code 0 required, the server's files removed."""
         code = self.stop()
         # A crash's own words (the runtime's backtrace) are in the log, which cleanup removes.
-        report.require(requirement, code == 0, f"exit {code}" + ("" if code == 0 else f"; server log ends:\n{self.log_tail(60)}"))
+        report.require(requirement, code == 0, f"exit {code}" + ("" if code == 0 else f"; server log:\n{self.crash_report()}"))
+        reports = self.sanitizer_reports()
+        if reports or os.environ.get("PROVE_SANITIZER"):
+            report.require("no sanitizer report in the server's log", not reports, reports[:4000])
         self.cleanup()
 
     def connections(self):

@@ -17,7 +17,10 @@ import Glibc
 final class Connection: @unchecked Sendable {
     let fd: Int32
     let remote: String
-    unowned let worker: Worker
+    /// Strong: a handler or stream may still reach its connection after the worker is gone
+    /// (an unowned reference would then crash). The cycle ends in close(), which removes the
+    /// connection from its worker, and every connection closes when its server stops or is freed.
+    let worker: Worker
     private var core: ServerCore { worker.core }
     private let responder: any RequestResponder
     private var transport: Transport
@@ -49,7 +52,7 @@ final class Connection: @unchecked Sendable {
     private var stopReadingRequests = false
     private var draining = false
     private var readPaused = false
-    private var rejecting: Bool
+    private let rejection: Rejection?
     private var inReadHandler = false
 
     /// When the parser's phase last changed, for the header, body and idle timeouts.
@@ -58,11 +61,11 @@ final class Connection: @unchecked Sendable {
     private var requestCount = 0
     private var lastWriteProgress: UInt64 = 0
 
-    init(fd: Int32, remote: String, worker: Worker, rejecting: Bool, transport: Transport, responder: any RequestResponder) {
+    init(fd: Int32, remote: String, worker: Worker, rejection: Rejection?, transport: Transport, responder: any RequestResponder) {
         self.fd = fd
         self.remote = remote
         self.worker = worker
-        self.rejecting = rejecting
+        self.rejection = rejection
         self.transport = transport
         self.responder = responder
         self.parser = RequestParser(limits: worker.core.configuration.limits)
@@ -74,17 +77,17 @@ final class Connection: @unchecked Sendable {
 
     func start() {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: worker.queue)
-        source.setEventHandler { [unowned self] in self.readable() }
+        source.setEventHandler { [weak self] in self?.readable() }  // weak: nothing to prove
         source.setCancelHandler { [self] in self.sourceCancelled() }
         openSources += 1
         readSource = source
         source.resume()
-        if rejecting {
-            // Over the connection limit: answer 503 at once and close.
+        if let rejection {
+            // Over a connection limit: answer 503 (or 429 for one address) at once and close.
             let exchange = Exchange(head: nil, started: Clock.now())
             exchanges.append(exchange)
             stopReadingRequests = true
-            respond(ProblemDetails.response(status: .serviceUnavailable, title: "Service Unavailable", detail: "Too many open connections.", instance: nil, headerFields: [.retryAfter: "1"]), to: exchange)
+            respond(rejection.response, to: exchange)
         }
     }
 
@@ -151,7 +154,7 @@ final class Connection: @unchecked Sendable {
         if readPaused { readSource?.resume() }
         readSource?.cancel()
         worker.remove(self)
-        if !rejecting { core.connectionClosed() }
+        if rejection == nil { core.connectionClosed(remote: remote) }
     }
 
     /// The descriptor is closed only after both sources are cancelled, so its
@@ -192,7 +195,14 @@ final class Connection: @unchecked Sendable {
                 if stopReadingRequests && reading == nil { continue }
                 consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 if readPaused || isClosed { return }
-                if count < buffer.count && !transport.hasBufferedInput { return }
+                // A short read drained the socket. When a reset came with these bytes, Dispatch on
+                // Linux (EPOLLHUP) calls this handler this last time and deletes the source, so
+                // mid-request (where no answer's write would find out) read on until EAGAIN:
+                // otherwise a client that sent half a head and reset held its slot until the
+                // header or body timeout (prove's churn part).
+                if count < buffer.count && !transport.hasBufferedInput && parser.phase != .head && parser.phase != .body {
+                    return
+                }
             case .wantRead:
                 return
             case .wantWrite:
@@ -210,8 +220,11 @@ final class Connection: @unchecked Sendable {
                 return
             }
         }
-        // Input the socket's readiness will not announce again: read it next.
-        if transport.hasBufferedInput { readBufferedInputLater() }
+        // Four reads and maybe more waiting, which the socket's readiness may not announce
+        // again: read it next (TLS: what the session holds, as before).
+        var plain = false
+        if case .plain = transport { plain = true }
+        if plain || transport.hasBufferedInput { readBufferedInputLater() }
     }
 
     private func readBufferedInputLater() {
@@ -469,7 +482,7 @@ final class Connection: @unchecked Sendable {
         guard wanted != writeSourceActive else { return }
         if writeSource == nil {
             let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: worker.queue)
-            source.setEventHandler { [unowned self] in self.writable() }
+            source.setEventHandler { [weak self] in self?.writable() }
             source.setCancelHandler { [self] in self.sourceCancelled() }
             openSources += 1
             writeSource = source

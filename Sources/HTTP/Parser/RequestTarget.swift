@@ -14,7 +14,8 @@ extension RequestParser {
 
         /// Parses and validates a target. Origin-form paths are RFC 3986 pchar and "/" with valid
         /// percent-encoding; queries also allow the other visible ASCII characters browsers send
-        /// unencoded. Absolute-form accepts the `http` and `https` schemes only, without userinfo.
+        /// unencoded. Both accept raw well-formed UTF-8 (as curl sends it), which later
+        /// percent-decoding treats like its escaped form. Absolute-form accepts the `http` and `https` schemes only, without userinfo.
         static func parse(_ target: UnsafeRawBufferPointer, method: HTTPRequest.Method) throws(RequestParseError) -> Self {
             if method == .connect {
                 guard Authority.isValid(target, allowEmptyHost: false, requirePort: true) else {
@@ -80,6 +81,13 @@ extension RequestParser {
                 if byte == ASCII.percent {
                     guard bytes.isPercentEncoded(at: index) else { throw .badRequest("invalid percent-encoding in request target") }
                     index += 3
+                    continue
+                }
+                if byte >= 0x80 {
+                    guard let length = UTF8Sequence.length(in: bytes, at: index) else {
+                        throw .badRequest("request target is not valid UTF-8")
+                    }
+                    index += length
                     continue
                 }
                 if byte == ASCII.question {

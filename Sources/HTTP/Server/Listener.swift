@@ -18,6 +18,13 @@ final class Listener: @unchecked Sendable {
     private var source: DispatchSourceRead?
     private var next = 0
     private var paused = false
+    /// Out of descriptors since this time (nil: accepting normally), the pauses of this
+    /// episode, and the next pause: logged once per episode, not per failed accept.
+    private var exhaustedSince: ContinuousClock.Instant?
+    private var pausesThisEpisode = 0
+    private var nextPause = Listener.firstPause
+    static let firstPause = Duration.milliseconds(10)
+    static let longestPause = Duration.milliseconds(500)
     private var stopped = false
 
     init(core: ServerCore, workers: [Worker], port: Int, secure: Bool, responder: any RequestResponder) throws {
@@ -73,31 +80,61 @@ final class Listener: @unchecked Sendable {
             switch Socket.accept(fd) {
             case .accepted(let fd, let address):
                 (connection, remote) = (fd, address)
+                if exhaustedSince != nil { endExhaustion() }
             case .none:
                 return
             case .exhausted(let error):
-                // The pending connection stays queued; pause instead of spinning on it.
-                core.logger.error("accept failed, pausing 100 ms", metadata: ["errno": "\(error)"])
-                source?.suspend()
-                paused = true
-                queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
-                    guard let self, self.paused else { return }
-                    self.paused = false
-                    self.source?.resume()
-                }
+                pauseAccepting(errno: error)
                 return
             }
             if let size = core.configuration.socketSendBufferSize {
                 try? Socket.setOption(connection, SOL_SOCKET, SO_SNDBUF, Int32(clamping: size))
             }
-            let limit = core.settings.withLock { $0.maxConnections }
-            let rejecting = core.openConnections.load(ordering: .relaxed) >= limit || core.draining.load(ordering: .relaxed)
+            let (limit, perClient) = core.settings.withLock { ($0.maxConnections, $0.maxConnectionsPerClient) }
+            var rejection: Rejection?
+            if core.openConnections.load(ordering: .relaxed) >= limit || core.draining.load(ordering: .relaxed) {
+                rejection = .overloaded
+            } else if !core.clientConnections.open(remote, limit: perClient) {
+                rejection = .tooManyFromClient
+            }
             // Counted here, not when the worker takes it, so a burst cannot overshoot the limit.
-            if !rejecting { core.connectionOpened() }
+            if rejection == nil { core.connectionOpened() }
             let worker = workers[next]
             next = (next + 1) % workers.count
             let tls = secure ? core.tlsContext.withLock { $0 } : nil
-            worker.adopt(fd: connection, remote: remote, rejecting: rejecting, tls: tls, responder: responder)
+            worker.adopt(fd: connection, remote: remote, rejection: rejection, tls: tls, responder: responder)
         }
+    }
+
+    /// Out of descriptors (or memory): the pending connection stays queued. Retrying at once
+    /// would spin on it, so the read source pauses, 10 ms at first and twice as long each time
+    /// up to 500 ms, until an accept succeeds. Logged when the episode starts and ends.
+    private func pauseAccepting(errno error: Int32) {
+        if exhaustedSince == nil {
+            exhaustedSince = .now
+            pausesThisEpisode = 0
+            nextPause = Self.firstPause
+            core.logger.warning(
+                "out of descriptors: accepting paused until a connection closes",
+                metadata: ["errno": "\(error)", "open_connections": "\(core.openConnections.load(ordering: .relaxed))"])
+        }
+        pausesThisEpisode += 1
+        let pause = nextPause
+        nextPause = min(nextPause * 2, Self.longestPause)
+        source?.suspend()
+        paused = true
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(pause.nanoseconds))) { [weak self] in
+            guard let self, self.paused else { return }
+            self.paused = false
+            self.source?.resume()
+        }
+    }
+
+    private func endExhaustion() {
+        guard let since = exhaustedSince else { return }
+        exhaustedSince = nil
+        core.logger.warning(
+            "accepting again after running out of descriptors",
+            metadata: ["paused_for": "\(ContinuousClock.now - since)", "pauses": "\(pausesThisEpisode)"])
     }
 }

@@ -79,6 +79,9 @@ public struct ServerSettings: Sendable, Hashable {
     public var writeTimeout: Duration
     /// Open connections at most; one more is answered 503 and closed. Default 10 000.
     public var maxConnections: Int
+    /// Open connections one client address may hold; one more is answered 429 and closed.
+    /// 0 (the default) turns the limit off, as behind a reverse proxy every client shares one address.
+    public var maxConnectionsPerClient: Int
     /// Smallest body compressed with gzip when the client accepts it; nil turns gzip off. Default 1 KiB.
     public var gzipThreshold: Int?
     /// Interval between comment heartbeats on a quiet event stream. Default 15 s.
@@ -96,8 +99,10 @@ public struct ServerSettings: Sendable, Hashable {
         maxConnections: Int = 10_000,
         gzipThreshold: Int? = 1024,
         heartbeatInterval: Duration = .seconds(15),
-        maxQueuedEventBytes: Int = 256 * 1024
+        maxQueuedEventBytes: Int = 256 * 1024,
+        maxConnectionsPerClient: Int = 0
     ) {
+        self.maxConnectionsPerClient = maxConnectionsPerClient
         self.headerReadTimeout = headerReadTimeout
         self.bodyReadTimeout = bodyReadTimeout
         self.idleTimeout = idleTimeout

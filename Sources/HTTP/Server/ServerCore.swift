@@ -12,6 +12,8 @@ final class ServerCore: Sendable {
     let requestIDPrefix: [UInt8]
     let settings: Locked<ServerSettings>
     let openConnections = Atomic<Int>(0)
+    /// Open connections per address, for `maxConnectionsPerClient`.
+    let clientConnections = ClientConnections()
     let streamingClients = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
     /// The TLS context new connections of the HTTPS listener use; replaced on reload.
@@ -31,7 +33,8 @@ final class ServerCore: Sendable {
         gauges.openConnections.record(count)
     }
 
-    func connectionClosed() {
+    func connectionClosed(remote: String) {
+        clientConnections.close(remote)
         let count = openConnections.subtract(1, ordering: .acquiringAndReleasing).newValue
         gauges.openConnections.record(count)
         if count == 0 { resumeIdleWaiters() }

@@ -50,19 +50,19 @@ final class Worker: @unchecked Sendable {
     }
 
     /// Takes over an accepted socket; with a TLS context its bytes go through a TLS session.
-    func adopt(fd: Int32, remote: String, rejecting: Bool, tls: TLSContext?, responder: any RequestResponder) {
+    func adopt(fd: Int32, remote: String, rejection: Rejection?, tls: TLSContext?, responder: any RequestResponder) {
         queue.async {
             var transport = Transport.plain
             if let tls {
                 guard let session = TLSSession(context: tls, fd: fd) else {
                     self.core.logger.error("cannot start a TLS session", metadata: ["remote": "\(remote)"])
                     Glibc.close(fd)
-                    if !rejecting { self.core.connectionClosed() }
+                    if rejection == nil { self.core.connectionClosed(remote: remote) }
                     return
                 }
                 transport = .tls(session)
             }
-            let connection = Connection(fd: fd, remote: remote, worker: self, rejecting: rejecting, transport: transport, responder: responder)
+            let connection = Connection(fd: fd, remote: remote, worker: self, rejection: rejection, transport: transport, responder: responder)
             self.connections[ObjectIdentifier(connection)] = connection
             connection.start()
         }

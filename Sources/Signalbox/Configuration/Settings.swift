@@ -55,6 +55,18 @@ public struct Settings: Sendable, Equatable {
     public var idleTimeout = 60.0
     /// Seconds a write may wait on a client that stopped reading.
     public var writeTimeout = 30.0
+    /// Open connections one client address may hold (429 beyond); 0 turns the limit off.
+    public var maxConnectionsPerClient = 0
+    /// More write keys, separated by commas or whitespace (`SIGNALBOX_API_KEYS`).
+    public var apiKeys: String?
+    /// A file of write keys, one a line, re-read on SIGHUP (key rotation without a restart).
+    public var apiKeysFile: APIKeysFile?
+    /// Writes a key may make per second once its burst is spent (429 beyond); 0 turns the limit off.
+    public var writesRatePerSecond = 0.0
+    /// Writes a key may make at once before `writesRatePerSecond` applies.
+    public var writesBurst = 100
+    /// Distinct queries `/search/live` streams at once; a new one beyond gets 503.
+    public var liveMaxQueries = 1_000
     /// Seconds between SSE comment heartbeats.
     public var heartbeatInterval = 15.0
     /// Bytes queued for one SSE client before it is dropped as too slow.

@@ -73,6 +73,18 @@ public enum SettingsCatalog {
                     reloadable: false),
             int("http.maxConnections", \.maxConnections, 1...1_000_000, defaults,
                 "Most open connections; one more gets 503", reloadable: true),
+            int("http.maxConnectionsPerClient", \.maxConnectionsPerClient, 0...1_000_000, defaults,
+                "Most open connections from one client address; one more gets 429 (0: no limit, as behind a proxy)",
+                reloadable: true),
+            optionalString("apiKeys", \.apiKeys, "More write keys, separated by commas (each compared in constant time)",
+                           reloadable: true),
+            keysFile("apiKeysFile", "File of write keys, one a line, re-read on SIGHUP to add or remove keys"),
+            number("writes.ratePerSecond", \.writesRatePerSecond, 0...1_000_000, defaults,
+                   "Writes per second one key may make after its burst; more get 429 with Retry-After (0: no limit)"),
+            int("writes.burst", \.writesBurst, 1...1_000_000, defaults, "Writes one key may make at once", reloadable: true),
+            int("live.maxQueries", \.liveMaxQueries, 0...10_000_000, defaults,
+                "Distinct /search/live queries streamed at once; a new one beyond gets 503 with Retry-After (0: no limit)",
+                reloadable: true),
             seconds("http.headerTimeout", \.headerTimeout, defaults, "Seconds to receive a request head (408 beyond)"),
             seconds("http.bodyTimeout", \.bodyTimeout, defaults, "Seconds between body reads (408 beyond)"),
             seconds("http.idleTimeout", \.idleTimeout, defaults, "Seconds a keep-alive connection may stay idle"),
@@ -160,11 +172,38 @@ public enum SettingsCatalog {
     }
 
     static func optionalString(
-        _ key: String, _ path: WritableKeyPath<Settings, String?> & Sendable, _ summary: String
+        _ key: String, _ path: WritableKeyPath<Settings, String?> & Sendable, _ summary: String, reloadable: Bool = false
     ) -> SettingDescriptor {
-        setting(key, path, summary, reloadable: false, defaultText: "(none)", defaultContent: nil) { reader, settings in
+        setting(key, path, summary, reloadable: reloadable, defaultText: "(none)", defaultContent: nil) { reader, settings in
             let found = reader.string(forKey: ConfigKey(key))
             settings[keyPath: path] = (found?.isEmpty ?? true) ? nil : found
+        }
+    }
+
+    /// A number that may be 0 (unlike ``seconds(_:_:_:_:reloadable:)``).
+    static func number(
+        _ key: String, _ path: WritableKeyPath<Settings, Double> & Sendable, _ range: ClosedRange<Double>,
+        _ defaults: Settings, _ summary: String
+    ) -> SettingDescriptor {
+        let value = defaults[keyPath: path]
+        return setting(key, path, summary, reloadable: true, defaultText: "\(value)", defaultContent: .double(value)) {
+            reader, settings in
+            let found = try reader.requiredDouble(forKey: ConfigKey(key))
+            guard found.isFinite, range.contains(found) else {
+                throw SettingsError(description: "\(found) is outside \(range.lowerBound)...\(range.upperBound)")
+            }
+            settings[keyPath: path] = found
+        }
+    }
+
+    /// The keys file: its path, read at each load (start and SIGHUP).
+    static func keysFile(_ key: String, _ summary: String) -> SettingDescriptor {
+        setting(key, \.apiKeysFile, summary, reloadable: true, defaultText: "(none)", defaultContent: nil) { reader, settings in
+            guard let path = reader.string(forKey: ConfigKey(key)), !path.isEmpty else {
+                settings.apiKeysFile = nil
+                return
+            }
+            settings.apiKeysFile = try APIKeysFile(path: path)
         }
     }
 

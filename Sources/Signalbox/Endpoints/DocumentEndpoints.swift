@@ -15,13 +15,13 @@ struct DocumentEndpoints {
         }
 
         router.put("/documents/:id") { request -> Single<WriteReceipt> in
-            try authorization().check(request)
-            return documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? "")).mapStoreProblems()
+            try authorization().admit(request)
+            return documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? "")).mappingStoreErrors()
         }
 
         router.delete("/documents/:id") { request -> Single<WriteReceipt> in
-            try authorization().check(request)
-            return documents.delete(id: request.parameters["id"] ?? "").mapStoreProblems()
+            try authorization().admit(request)
+            return documents.delete(id: request.parameters["id"] ?? "").mappingStoreErrors()
         }
     }
 }

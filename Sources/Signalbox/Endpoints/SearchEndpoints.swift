@@ -8,6 +8,8 @@ import Search
 /// `GET /search` (a Single over the shared lookup) and `GET /search/live` (its Driver over SSE).
 struct SearchEndpoints {
     let lookups: SearchLookups
+    var liveQueries = LiveQueryLimit()
+    var maxLiveQueries: @Sendable () -> Int = { 0 }
 
     func register(on router: Router) {
         router.get("/search") { request -> Single<Response> in
@@ -27,7 +29,9 @@ struct SearchEndpoints {
 
         router.get("/search/live") { request -> Driver<ServerSentEvent> in
             let query = try SearchParameters.query(from: request)
-            return lookups.driver(for: query).map { payload in
+            let (key, liveQueries) = (query.normalizedKey, liveQueries)
+            try liveQueries.register(key, maxQueries: maxLiveQueries())
+            return lookups.driver(for: query).do(onDispose: { liveQueries.release(key) }).map { payload in
                 ServerSentEvent(
                     event: "result",
                     data: String(decoding: payload.body(tookMicroseconds: payload.computeMicroseconds), as: UTF8.self))

@@ -26,7 +26,7 @@ struct MinimumSequenceGate: Sendable {
         return applier.applied(atLeast: sequence, within: wait())
             .do(onCompleted: { [metrics] in metrics.waitedForMinimumSequence(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started) })
             .asObservable()
-            .catch { throw StoreProblems.httpError(for: $0) }
+            .catch { throw StoreProblem.httpError(for: $0) }
             .asCompletable()
     }
 }

@@ -32,6 +32,7 @@ extension Settings {
             maxConnections: maxConnections,
             gzipThreshold: gzipMinBytes,
             heartbeatInterval: .seconds(heartbeatInterval),
-            maxQueuedEventBytes: sseSendQueueBytes)
+            maxQueuedEventBytes: sseSendQueueBytes,
+            maxConnectionsPerClient: maxConnectionsPerClient)
     }
 }

@@ -65,7 +65,7 @@ final class PostgresStore: DocumentStore {
                 var version = 0
                 for try await found in rows.decode(Int.self) { version = found }
                 if version > Self.schemaVersion {
-                    throw StoreStartError.schemaTooNew(found: version, known: Self.schemaVersion)
+                    throw ClusterStartError.schemaTooNew(found: version, known: Self.schemaVersion)
                 }
                 if version < 1 {
                     for statement in Self.schemaV1 {
@@ -79,7 +79,7 @@ final class PostgresStore: DocumentStore {
                 }
                 let digests = try await connection.query("SELECT base_digest FROM signalbox_meta", logger: logger)
                 for try await stored in digests.decode(String.self) where stored != baseDigest {
-                    throw StoreStartError.baseDataDiffers(stored: stored, local: baseDigest)
+                    throw ClusterStartError.baseDataDiffers(stored: stored, local: baseDigest)
                 }
                 try await connection.query("COMMIT", logger: logger)
             } catch {
@@ -255,7 +255,7 @@ final class PostgresStore: DocumentStore {
                 throw error
             } catch let error as StoreError {
                 throw error
-            } catch let error as StoreStartError {
+            } catch let error as ClusterStartError {
                 throw error
             } catch {
                 throw StoreError.unavailable(detail: "\(String(reflecting: error))")

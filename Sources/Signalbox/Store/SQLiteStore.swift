@@ -12,19 +12,22 @@ final class SQLiteStore: DocumentStore {
     /// Commits wait for the disk here, not on Swift's small cooperative thread pool.
     private let writer = DispatchQueue(label: "signalbox.sqlite.writer")
 
-    /// Opens (and creates if needed) the store at `path`.
-    init(path: String) throws {
+    /// Opens (and creates if needed) the store at `path`; a file that cannot be used (or a
+    /// directory that does not exist) is a ``StoreStartError``.
+    init(path: String) throws(StoreStartError) {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try SQLiteStoreChecks.checkBeforeOpening(path)
+        do {
+            try SQLiteStoreChecks.quickCheck(path)
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw SQLiteStoreChecks.startError(error, path: path)
         }
-        database = try DatabaseQueue(path: path, configuration: configuration)
-        try Self.migrator.migrate(database)
     }
 
     private static var migrator: DatabaseMigrator {
@@ -61,8 +64,19 @@ final class SQLiteStore: DocumentStore {
         }
     }
 
-    /// Commits `write` on the calling thread; returns its sequence number.
+    /// Commits `write` on the calling thread; returns its sequence number. A full disk is
+    /// ``StoreError/full(detail:)``, other I/O failures ``StoreError/unavailable(detail:)``.
     func write(_ write: StoreWrite) throws -> Int64 {
+        do {
+            return try insert(write)
+        } catch let missing as DocumentNotFound {
+            throw missing
+        } catch {
+            throw SQLiteStoreChecks.writeError(error)
+        }
+    }
+
+    private func insert(_ write: StoreWrite) throws -> Int64 {
         try database.write { db in
             if case .delete(let id, let inBaseData) = write {
                 let stored = try Row.fetchOne(db, sql: "SELECT body IS NOT NULL AS live FROM document WHERE id = ?", arguments: [id])

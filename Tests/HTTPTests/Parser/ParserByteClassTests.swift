@@ -32,4 +32,36 @@ struct ParserByteClassTests {
             }
         }
     }
+
+    /// The UTF-8 check of request targets agrees with the standard library's validation on
+    /// every 1–2 byte sequence and on 200,000 random ones of 1–5 bytes (mostly non-ASCII bytes).
+    @Test func targetUTF8CheckMatchesTheStandardLibrary() {
+        func agrees(_ bytes: [UInt8]) -> Bool {
+            // ASCII bytes become "x" (a valid query character): only the UTF-8 rules are compared.
+            let target = Array("/a?q=".utf8) + bytes.map { $0 < 0x80 ? UInt8(ascii: "x") : $0 }
+            let validTarget = String(validating: Array(target), as: UTF8.self) != nil
+            let accepted = target.withUnsafeBytes { raw in
+                (try? RequestParser.RequestTarget.parse(raw, method: .get)) != nil
+            }
+            return accepted == validTarget
+        }
+        for first in UInt8.min...UInt8.max {
+            #expect(agrees([first]), "\([first])")
+            for second in UInt8.min...UInt8.max where first >= 0x80 && !agrees([first, second]) {
+                Issue.record("\([first, second])")
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        var disagreements = 0
+        for _ in 0..<200_000 {
+            let bytes = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
+                UInt8.random(in: 0x7F...0xF5, using: &generator)
+            }
+            if !agrees(bytes) {
+                disagreements += 1
+                if disagreements < 5 { Issue.record("\(bytes)") }
+            }
+        }
+        #expect(disagreements == 0)
+    }
 }

@@ -160,6 +160,11 @@ struct ParserCase: Sendable, CustomTestStringConvertible {
         .init(name: name, input: Array(input.utf8), requests: requests, status: status, phase: .failed, limits: limits)
     }
 
+    /// A row of raw bytes (not necessarily UTF-8) that fails with `status`.
+    static func failsBytes(_ name: String, _ input: [UInt8], _ status: Int) -> Self {
+        .init(name: name, input: input, requests: [], status: status, phase: .failed, limits: ParserLimits())
+    }
+
     /// Checks a whole-input outcome against the row.
     func mismatch(_ outcome: ParseOutcome) -> String? {
         if outcome.requests.count != requests.count {

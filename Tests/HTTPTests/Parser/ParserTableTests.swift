@@ -59,6 +59,9 @@ let parserTable: [ParserCase] = [
         "GET http://example.com:8080/a?b=c HTTP/1.1\r\nHost: other\r\n\r\n",
         .init(scheme: "http", authority: "example.com:8080", path: "/a?b=c")
     ),
+    .ok("raw UTF-8 in the query (as curl sends it)", "GET /search?q=москва HTTP/1.1\r\nHost: x\r\n\r\n", .init(path: "/search?q=москва")),
+    .ok("raw UTF-8 in the path", "GET /caf\u{E9}/\u{1F600} HTTP/1.1\r\nHost: x\r\n\r\n", .init(path: "/caf\u{E9}/\u{1F600}")),
+    .ok("raw UTF-8 in an absolute-form query", "GET http://x/s?q=S\u{E3}o HTTP/1.1\r\nHost: x\r\n\r\n", .init(scheme: "http", authority: "x", path: "/s?q=S\u{E3}o")),
     .ok("absolute-form without path", "GET http://example.com HTTP/1.1\r\nHost: x\r\n\r\n", .init(scheme: "http", authority: "example.com", path: "/")),
     .ok(
         "absolute-form https with query only, scheme in capitals",
@@ -219,6 +222,7 @@ let parserTable: [ParserCase] = [
     .fails("asterisk-form with GET", "GET * HTTP/1.1\r\nHost: x\r\n\r\n", 400),
     .fails("CONNECT with origin-form", "CONNECT / HTTP/1.1\r\nHost: x\r\n\r\n", 400),
     .fails("CONNECT without port", "CONNECT example.com HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    .fails("NBSP (raw UTF-8) is not whitespace in the target", "GET /a\u{A0}b\u{1} HTTP/1.1\r\nHost: x\r\n\r\n", 400),
     .fails("relative target", "GET a/b HTTP/1.1\r\nHost: x\r\n\r\n", 400),
     .fails("unsupported scheme", "GET ftp://example.com/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),
     .fails("userinfo in absolute-form", "GET http://user@example.com/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),
@@ -227,7 +231,13 @@ let parserTable: [ParserCase] = [
     .fails("bad percent-encoding", "GET /a%2 HTTP/1.1\r\nHost: x\r\n\r\n", 400),
     .fails("brace in path", "GET /{a} HTTP/1.1\r\nHost: x\r\n\r\n", 400),
     .fails("control character in target", "GET /a\u{1}b HTTP/1.1\r\nHost: x\r\n\r\n", 400),
-    .fails("non-ASCII in target", "GET /caf\u{E9} HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    .failsBytes("Latin-1 byte in target (not UTF-8)", Array("GET /caf".utf8) + [0xE9] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
+    .failsBytes("truncated UTF-8 in query", Array("GET /search?q=".utf8) + [0xD0] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
+    .failsBytes("lone continuation byte in query", Array("GET /search?q=a".utf8) + [0x80] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
+    .failsBytes("overlong UTF-8 slash", Array("GET /a".utf8) + [0xC0, 0xAF] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
+    .failsBytes("UTF-8 surrogate", Array("GET /search?q=".utf8) + [0xED, 0xA0, 0x80] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
+    .failsBytes("UTF-8 above U+10FFFF", Array("GET /search?q=".utf8) + [0xF4, 0x90, 0x80, 0x80] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
+    .failsBytes("UTF-8 lead byte then space", Array("GET /search?q=".utf8) + [0xE2, 0x82] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8), 400),
 
     // MARK: Header field errors
     .fails("bare LF ending a field line", "GET / HTTP/1.1\r\nHost: x\n\r\n", 400),

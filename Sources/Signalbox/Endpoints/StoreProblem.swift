@@ -1,0 +1,44 @@
+import HTTP
+import HTTPTypes
+import Rx
+
+/// The domain's errors as the problems a client gets, mapped here at the endpoint edge:
+/// a write the store could not confirm is never acknowledged with 204.
+enum StoreProblem {
+    /// Seconds a client should wait before retrying a write, or a read held for a sequence number.
+    static let retryAfterSeconds = 1
+
+    /// The HTTP error for a store or replication error; other errors pass unchanged.
+    static func httpError(for error: any Error) -> any Error {
+        let retryAfter: HTTPFields = [.retryAfter: "\(retryAfterSeconds)"]
+        switch error {
+        case let missing as DocumentNotFound:
+            return HTTPError(.notFound, detail: "No document has the id \(missing.id).")
+        case StoreError.full(let detail):
+            // 507 (RFC 4918 §11.5): the write was not made; it may succeed once space is freed.
+            return HTTPError(
+                .init(code: 507, reasonPhrase: "Insufficient Storage"),
+                detail: "The write was not stored: \(detail). Nothing was changed; retry later.",
+                headerFields: retryAfter)
+        case StoreError.unavailable(let detail):
+            return HTTPError(
+                .serviceUnavailable,
+                detail: "The write was not acknowledged: \(detail). Retry; a PUT is safe to repeat.",
+                headerFields: retryAfter)
+        case let late as NotAppliedInTime:
+            return HTTPError(
+                .serviceUnavailable,
+                detail: "This replica has not applied change \(late.sequence) yet (waited \(late.waitedDescription)).",
+                headerFields: retryAfter)
+        default:
+            return error
+        }
+    }
+}
+
+extension PrimitiveSequence where Trait == SingleTrait {
+    /// The same Single with the domain's errors answered as problems.
+    func mappingStoreErrors() -> Single<Element> {
+        asObservable().catch { throw StoreProblem.httpError(for: $0) }.asSingle()
+    }
+}

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Part 9, per-client limits and key rotation.
+
+One server with `http.maxConnectionsPerClient` 8, `writes.ratePerSecond` 20 with `writes.burst`
+10, `live.maxQueries` 4, and its write keys in a keys file:
+
+- connections: one address holds 8; the 9th and later get 429 with Retry-After at once while
+  the 8 keep being served; closing some frees their slots.
+- writes: one key sending as fast as answered gets 204s at ~20/s after its burst, the rest 429
+  with Retry-After; a second key's writes meanwhile all succeed (a bucket per key).
+- live queries: 4 distinct `/search/live` streams open, a 5th distinct query gets 503 with
+  Retry-After, a second stream of an open query is accepted, and the open streams go on
+  receiving results; closing one admits a new query.
+- key rotation: the file holds the old key; a new key is added and SIGHUP sent: both write;
+  the old key is removed and SIGHUP sent: the old one gets 401, the new one 204; no restart,
+  open streams untouched; neither key appears in the server's log.
+Short and long modes are the same (about 15 s).
+"""
+import http.client
+import json
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import Report, Server, arguments, get  # noqa: E402
+
+PER_CLIENT = 8
+RATE, BURST = 20, 10
+LIVE = 4
+OLD_KEY, NEW_KEY, OTHER_KEY = "rotate-old-3f9a1c", "rotate-new-77d2e0", "second-client-5b1e"
+
+
+def put(port, key, doc_id, connection=None):
+    own = connection is None
+    connection = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    body = json.dumps({"name": f"Limits {doc_id}", "attributes": {"countryCode": "FR"}})
+    connection.request("PUT", f"/documents/{doc_id}", body=body,
+                       headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    response = connection.getresponse()
+    response.read()
+    if own:
+        connection.close()
+    return response.status, dict((k.lower(), v) for k, v in response.getheaders())
+
+
+def head_of(sock):
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+class LiveStream(threading.Thread):
+    def __init__(self, port, query):
+        super().__init__(daemon=True)
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.sock.sendall(f"GET /search/live?q={query} HTTP/1.1\r\nHost: prove\r\nAccept: text/event-stream\r\n\r\n".encode())
+        self.head = head_of(self.sock)
+        self.status = int(self.head.split(b" ", 2)[1]) if self.head.startswith(b"HTTP/1.1") else None
+        self.results, self.ended = self.head.count(b"event: result"), None
+
+    def run(self):
+        if self.status != 200:
+            return
+        try:
+            while True:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    self.ended = "closed"
+                    return
+                self.results += chunk.count(b"event: result")
+        except OSError as error:
+            self.ended = repr(error)
+
+    def close(self):
+        # shutdown first: close alone does not end a connection another thread is reading.
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+def connections_part(report, server):
+    held = []
+    for _ in range(PER_CLIENT):
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: prove\r\n\r\n")
+        head_of(s)
+        held.append(s)
+    refused = []
+    for _ in range(20):
+        started = time.monotonic()
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+            head = head_of(s).decode(errors="replace").lower()
+        refused.append((head.split("\r\n")[0], "retry-after: 1" in head, (time.monotonic() - started) * 1000))
+    served = 0
+    for s in held:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: prove\r\n\r\n")
+        served += head_of(s).startswith(b"HTTP/1.1 200")
+    report.figure(f"{PER_CLIENT} connections held from 127.0.0.1, 20 more: statuses {sorted(set(r[0] for r in refused))}, "
+                  f"max {max(r[2] for r in refused):.1f} ms; held connections served {served}/{PER_CLIENT}")
+    report.require("beyond http.maxConnectionsPerClient: 429 with Retry-After, the held ones still served",
+                   all(" 429 " in r[0] and r[1] for r in refused) and served == PER_CLIENT)
+    for s in held[:2]:
+        s.close()
+    time.sleep(0.3)
+    status = get(server.port, "/healthz")[0]
+    report.require("closing connections frees their slots", status == 200, f"{status}")
+    for s in held[2:]:
+        s.close()
+
+
+def writes_part(report, server):
+    statuses, retry_after, other = {}, set(), {}
+    stop = threading.Event()
+
+    def second_key():
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        n = 0
+        while not stop.is_set():
+            n += 1
+            status, _ = put(server.port, OTHER_KEY, f"limits-other-{n % 5}", connection)
+            other[status] = other.get(status, 0) + 1
+            time.sleep(0.2)  # 5/s: inside its own bucket
+        connection.close()
+
+    helper = threading.Thread(target=second_key, daemon=True)
+    helper.start()
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    started = time.monotonic()
+    n = 0
+    while time.monotonic() - started < 3:
+        n += 1
+        status, headers = put(server.port, NEW_KEY, f"limits-{n % 20}", connection)
+        statuses[status] = statuses.get(status, 0) + 1
+        if status == 429:
+            retry_after.add(headers.get("retry-after"))
+    elapsed = time.monotonic() - started
+    stop.set()
+    helper.join()
+    connection.close()
+    accepted = statuses.get(204, 0)
+    expected = BURST + RATE * elapsed
+    report.figure(f"one key writing as fast as answered for {elapsed:.1f} s: {dict(sorted(statuses.items()))} "
+                  f"(burst {BURST} + {RATE}/s allows {expected:.0f}); Retry-After {sorted(retry_after)}; another key at 5/s meanwhile: {other}")
+    report.require("a key beyond writes.ratePerSecond/burst gets 429 with Retry-After, within the bucket 204",
+                   set(statuses) <= {204, 429} and 429 in statuses and None not in retry_after
+                   and expected - 3 <= accepted <= expected + 3)
+    report.require("another key's writes are not limited by the first key's bucket", set(other) == {204}, f"{other}")
+
+
+def live_part(report, server):
+    streams = [LiveStream(server.port, q) for q in ["paris", "berlin", "rome", "madrid"]]
+    for s in streams:
+        s.start()
+    extra = LiveStream(server.port, "lisbon")
+    extra_head = extra.head.decode(errors="replace").lower()
+    extra.close()
+    same = LiveStream(server.port, "paris")
+    same.start()
+    before = [s.results for s in streams]
+    put(server.port, NEW_KEY, "limits-live", None)  # nothing matches: no result event needed
+    time.sleep(0.5)
+    report.figure(f"{LIVE} distinct live queries open: a 5th distinct query got {extra.status} "
+                  f"(Retry-After {'retry-after' in extra_head}); a second stream of an open query got {same.status}; "
+                  f"results received by the open streams {[s.results for s in streams]}")
+    report.require("a new distinct live query beyond live.maxQueries gets 503 with Retry-After",
+                   extra.status == 503 and "retry-after" in extra_head)
+    report.require("a stream of an already streamed query is accepted", same.status == 200)
+    report.require("the open streams go on (each received its result, none ended)",
+                   all(s.status == 200 and s.results >= 1 and s.ended is None for s in streams), f"{before}")
+    streams[0].close()
+    same.close()
+    time.sleep(0.3)
+    again = LiveStream(server.port, "lisbon")
+    report.require("closing a query's streams admits a new query", again.status == 200, f"{again.status}")
+    for s in streams[1:] + [again]:
+        s.close()
+    return streams
+
+
+def rotation_part(report, server, keys_file):
+    def write_keys(*keys):
+        with open(keys_file, "w") as f:
+            f.write("# write keys, one a line\n" + "".join(k + "\n" for k in keys))
+
+    stream = LiveStream(server.port, "oslo")
+    stream.start()
+    steps = []
+    write_keys(OLD_KEY, NEW_KEY, OTHER_KEY)
+    server.process.send_signal(signal.SIGHUP)
+    time.sleep(1)
+    steps.append(("old and new", put(server.port, OLD_KEY, "rot-1")[0], put(server.port, NEW_KEY, "rot-2")[0]))
+    write_keys(NEW_KEY, OTHER_KEY)
+    server.process.send_signal(signal.SIGHUP)
+    started = time.monotonic()
+    old_status = None
+    while time.monotonic() - started < 5:
+        old_status = put(server.port, OLD_KEY, "rot-3")[0]
+        if old_status == 401:
+            break
+        time.sleep(0.05)
+    took = time.monotonic() - started
+    steps.append(("new only", old_status, put(server.port, NEW_KEY, "rot-4")[0]))
+    report.figure(f"key rotation by SIGHUP (old, new key statuses): {steps}; the removed key refused {took:.2f} s after SIGHUP")
+    report.require("after adding a key both write; after removing the old one it gets 401 and the new one writes",
+                   steps == [("old and new", 204, 204), ("new only", 401, 204)])
+    report.require("no restart: the same process, its open stream untouched", server.alive() and stream.ended is None)
+    stream.close()
+    with open(server.log_path, errors="replace") as f:
+        log = f.read()
+    report.require("no key appears in the server's log", not any(k in log for k in (OLD_KEY, NEW_KEY, OTHER_KEY)))
+
+
+def main():
+    args = arguments(__doc__)
+    report = Report(f"per-client limits and key rotation ({args.mode})")
+    server = Server(args.binary, settings={
+        "http.maxConnectionsPerClient": PER_CLIENT, "writes.ratePerSecond": RATE, "writes.burst": BURST,
+        "live.maxQueries": LIVE, "sse.heartbeatInterval": 1})
+    keys_file = os.path.join(server.workdir, "keys")
+    with open(keys_file, "w") as f:
+        f.write(f"{OLD_KEY}\n{NEW_KEY}\n{OTHER_KEY}\n")
+    server.extra_env = {"SIGNALBOX_API_KEYS_FILE": keys_file, "SIGNALBOX_LOG_LEVEL": "debug"}
+    try:
+        server.start()
+        connections_part(report, server)
+        writes_part(report, server)
+        live_part(report, server)
+        rotation_part(report, server, keys_file)
+    finally:
+        server.stop_and_require_clean_exit(report)
+    report.finish()
+
+
+if __name__ == "__main__":
+    main()
