@@ -1,4 +1,5 @@
 import Dispatch
+import Rx
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +21,9 @@ final class Worker: @unchecked Sendable {
     let metrics = HTTPMetrics()
     /// `Server: <name>\r\n`, encoded once.
     let serverField: [UInt8]
+    /// Where the event streams of this worker's connections deliver: a serial
+    /// queue on this worker's queue, so an event reaches the connection in one hop.
+    let eventScheduler: SerialDispatchQueueScheduler
     /// This worker's copy of the runtime settings (updated by `HTTPServer.apply`).
     private(set) var settings: ServerSettings
     private var connections: [ObjectIdentifier: Connection] = [:]
@@ -35,6 +39,7 @@ final class Worker: @unchecked Sendable {
         serverField = field
         queue = DispatchQueue(label: "signalbox.http.worker.\(index)", qos: .userInteractive)
         queue.setSpecific(key: Self.key, value: index)
+        eventScheduler = SerialDispatchQueueScheduler(queue: queue, internalSerialQueueName: "signalbox.http.worker.\(index).events")
     }
 
     deinit {

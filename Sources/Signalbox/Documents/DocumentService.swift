@@ -37,7 +37,7 @@ final class DocumentService: Sendable {
             let sequence = try store.write(id: document.id, body: body)
             let previous = index.document(id: document.id)
             index.upsert(document)
-            return ChangeEvent(sequence: sequence, kind: .upserted, documentID: document.id, document: document, previous: previous)
+            return ChangeEvent(sequence: sequence, kind: .upserted, documentID: document.id, document: document, previous: previous, storedBody: body)
         }
     }
 
