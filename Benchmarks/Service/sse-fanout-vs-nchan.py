@@ -20,9 +20,10 @@ the same JSON body), waiting `--gap` seconds between them. For every
 (client, event) it records the time from sending the publish request to
 reading the event. One unmeasured event goes first (it warms both servers).
 It prints, per client count, p50/p99 of those delays over all rounds for
-both servers and the ratio, the slowest client per event, and the server's
-resident memory per client (VmRSS with N clients minus VmRSS before, of the
-Signalbox process and of the nginx worker).
+both servers and the ratio, the slowest client per event, and, of the
+Signalbox process and of the nginx worker, resident memory per client (VmRSS
+with N clients minus VmRSS before) and CPU time per delivery (user + system
+during the measured events).
 """
 import argparse
 import asyncio
@@ -61,6 +62,13 @@ def rss_kib(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+def cpu_seconds(pid):
+    """User + system CPU time the process has used (all threads)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def child_pids(pid):
@@ -245,7 +253,10 @@ async def run_once(server, clients_wanted, events, gap):
         rss_after = rss_kib(pid)
 
         sent = {}
-        for n in range(events + 1):  # event 0 warms up and is not measured
+        cpu_start = None
+        for n in range(events + 1):
+            if n == 1:
+                cpu_start = cpu_seconds(pid)  # event 0 warms up and is not measured
             start = time.monotonic()
             response = await http(port, server.publish_request(n))
             assert response[9:10] == b"2", response[:200]
@@ -256,6 +267,7 @@ async def run_once(server, clients_wanted, events, gap):
         except asyncio.TimeoutError:
             for task in tasks:
                 task.cancel()
+        cpu_used = cpu_seconds(pid) - cpu_start
 
         delays, slowest = [], []
         for n in range(1, events + 1):
@@ -264,7 +276,7 @@ async def run_once(server, clients_wanted, events, gap):
             if times:
                 slowest.append(max(times))
         missing = sum(1 for client in clients for n in range(1, events + 1) if n not in client.received)
-        return {"delays": delays, "slowest": slowest, "missing": missing,
+        return {"cpu_us_per_delivery": cpu_used * 1e6 / max(1, len(delays)), "delays": delays, "slowest": slowest, "missing": missing,
                 "kib_per_client": (rss_after - rss_before) / clients_wanted}
     finally:
         server.stop()
@@ -298,7 +310,8 @@ async def main(args):
                 print(f"{size:>6} clients, round {round_index + 1}, {server.name:>9}: "
                       f"p50 {pct(result['delays'], 0.5):6.1f} ms, p99 {pct(result['delays'], 0.99):6.1f} ms, "
                       f"slowest client median {statistics.median(result['slowest']) * 1000:6.1f} ms, "
-                      f"{result['kib_per_client']:5.2f} KiB/client, missing {result['missing']}, "
+                      f"{result['kib_per_client']:5.2f} KiB/client, server CPU {result['cpu_us_per_delivery']:5.1f} us/delivery, "
+                      f"missing {result['missing']}, "
                       f"load {before}", flush=True)
         row = {"clients": size}
         for name, runs in results.items():
@@ -308,6 +321,7 @@ async def main(args):
                 "round_p99": [pct(run["delays"], 0.99) for run in runs],
                 "kib": statistics.median(run["kib_per_client"] for run in runs),
                 "missing": sum(run["missing"] for run in runs),
+                "cpu": statistics.median(run["cpu_us_per_delivery"] for run in runs),
             }
         summary.append(row)
 
@@ -324,6 +338,8 @@ async def main(args):
               f"{peer['p50']:>6.1f} ms {peer['p99']:>7.1f} {peer['kib']:>6.2f} | "
               f"{ours['p99'] / peer['p99']:>8.2f}x {ours['p50'] / peer['p50']:>8.2f}x"
               + (f"   missing: {ours['missing']} / {peer['missing']}" if ours["missing"] or peer["missing"] else ""))
+        print(f"{'':>7}   server CPU per delivery (median of rounds): signalbox {ours['cpu']:.1f} us, nchan {peer['cpu']:.1f} us "
+              f"({ours['cpu'] / peer['cpu']:.2f}x)")
         print(f"{'':>7}   per-round p99 signalbox {', '.join(f'{v:.1f}' for v in ours['round_p99'])}; "
               f"nchan {', '.join(f'{v:.1f}' for v in peer['round_p99'])}")
     print("ratio = signalbox / nchan (below 1: Signalbox faster); KiB/cl = resident KiB per client (VmRSS, as sse-fanout.py prints it)")
