@@ -172,6 +172,12 @@ final class Connection: @unchecked Sendable {
         transport.closeOutput()
         shutdown(fd, Int32(SHUT_WR))
         state = .lingering(since: Clock.now())
+        // The linger is far shorter than the request timeouts the worker's sweep
+        // is paced by, so it has a timer of its own (the sweep still checks it).
+        let linger = core.configuration.lingerTimeout.nanoseconds
+        worker.queue.asyncAfter(deadline: .now() + .nanoseconds(Int(linger))) { [self] in
+            if case .lingering = state { close() }
+        }
         for exchange in exchanges { exchange.retire(cancelling: true) }
         exchanges.removeAll()
     }
