@@ -7,9 +7,11 @@ struct EventEndpoints {
     let feed: ChangeFeed
 
     func register(on router: Router) {
-        router.get("/events") { request -> Signal<EncodedEvent> in
+        // The feed's items are streamed as they are (no `map`, which would add an
+        // operator and a share per client); each item says what bytes it is sent as.
+        router.get("/events") { request -> Signal<ChangeFeed.Item> in
             let lastEventID = request.headerFields[Self.lastEventID].flatMap { Int64($0) }
-            return feed.stream(from: lastEventID.map(ChangeFeed.Start.after) ?? .now).map(Self.event)
+            return feed.stream(from: lastEventID.map(ChangeFeed.Start.after) ?? .now)
         }
     }
 
@@ -30,4 +32,8 @@ struct EventEndpoints {
                 data: #"{"reason":"the events since your Last-Event-ID are no longer kept; reload"}"#))
         }
     }
+}
+
+extension ChangeFeed.Item: ServerSentEventConvertible {
+    var encodedEvent: EncodedEvent { EventEndpoints.event(self) }
 }
