@@ -55,6 +55,27 @@ struct EventStreamTests {
         await server.shutdown(gracePeriod: .seconds(1))
     }
 
+    /// HTTP/1.0 has no chunked framing: the shared event's block goes out bare,
+    /// and the stream ends when the connection closes.
+    @Test func http10StreamGetsTheBareBlock() async throws {
+        let subscribed = Latch()
+        let events = PublishRelay<EncodedEvent>()
+        let router = Router()
+        router.get("/events") { _ -> Signal<EncodedEvent> in
+            events.asObservable().do(onSubscribed: { subscribed.open() }).asSignal(onErrorSignalWith: .empty())
+        }
+        let server = try startServer(router)
+        let client = try server.client()
+        try client.send("GET /events HTTP/1.0\r\nHost: x\r\n\r\n")
+        let head = try client.readHead()
+        #expect(head.header("Transfer-Encoding") == nil)
+        await subscribed.wait()
+        events.accept(EncodedEvent(ServerSentEvent(id: "9", data: "bare")))
+        let block = "id: 9\ndata: bare\n\n"
+        #expect(String(decoding: try client.readBytes(block.utf8.count), as: UTF8.self) == block)
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+
     /// Reads chunks until one whole event (ending in a blank line) arrived.
     static func readEvent(_ client: TestClient) throws -> String {
         var text = ""
