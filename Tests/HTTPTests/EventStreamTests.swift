@@ -16,6 +16,66 @@ struct EventStreamTests {
         #expect(String(decoding: ServerSentEvent.lastEventID("42").encoded, as: UTF8.self) == "id: 42\n\n")
     }
 
+    @Test func encodedEventIsOneChunk() {
+        let event = EncodedEvent(ServerSentEvent(id: "7", event: "update", data: "a\nb"))
+        let block = "id: 7\nevent: update\ndata: a\ndata: b\n\n"
+        #expect(String(decoding: event.block, as: UTF8.self) == block)
+        #expect(String(decoding: event.chunk, as: UTF8.self) == String(block.utf8.count, radix: 16) + "\r\n" + block + "\r\n")
+        #expect(event == EncodedEvent(block: Array(block.utf8)))
+    }
+
+    /// One event encoded once reaches every client byte for byte, on both workers.
+    @Test func oneEncodedEventReachesEveryClient() async throws {
+        let subscriptions = Atomic<Int>(0)
+        let allSubscribed = Latch()
+        let clients = 6
+        let events = PublishRelay<EncodedEvent>()
+        let router = Router()
+        router.get("/events") { _ -> Signal<EncodedEvent> in
+            events.asObservable().do(onSubscribed: {
+                if subscriptions.add(1, ordering: .relaxed).newValue == clients { allSubscribed.open() }
+            }).asSignal(onErrorSignalWith: .empty())
+        }
+        let server = try startServer(router, workerCount: 2)
+        var connections: [TestClient] = []
+        for _ in 0..<clients {
+            let client = try server.client()
+            try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try client.readHead()
+            connections.append(client)
+        }
+        await allSubscribed.wait()
+        let shared = EncodedEvent(ServerSentEvent(id: "1", event: "change", data: "{\"x\":1}"))
+        events.accept(shared)
+        events.accept(shared)
+        for client in connections {
+            #expect(try Self.readEvent(client) == "id: 1\nevent: change\ndata: {\"x\":1}\n\n")
+            #expect(try Self.readEvent(client) == "id: 1\nevent: change\ndata: {\"x\":1}\n\n")
+        }
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+
+    /// HTTP/1.0 has no chunked framing: the shared event's block goes out bare,
+    /// and the stream ends when the connection closes.
+    @Test func http10StreamGetsTheBareBlock() async throws {
+        let subscribed = Latch()
+        let events = PublishRelay<EncodedEvent>()
+        let router = Router()
+        router.get("/events") { _ -> Signal<EncodedEvent> in
+            events.asObservable().do(onSubscribed: { subscribed.open() }).asSignal(onErrorSignalWith: .empty())
+        }
+        let server = try startServer(router)
+        let client = try server.client()
+        try client.send("GET /events HTTP/1.0\r\nHost: x\r\n\r\n")
+        let head = try client.readHead()
+        #expect(head.header("Transfer-Encoding") == nil)
+        await subscribed.wait()
+        events.accept(EncodedEvent(ServerSentEvent(id: "9", data: "bare")))
+        let block = "id: 9\ndata: bare\n\n"
+        #expect(String(decoding: try client.readBytes(block.utf8.count), as: UTF8.self) == block)
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+
     /// Reads chunks until one whole event (ending in a blank line) arrived.
     static func readEvent(_ client: TestClient) throws -> String {
         var text = ""

@@ -175,6 +175,12 @@ final class Connection: @unchecked Sendable {
         transport.closeOutput()
         shutdown(fd, Int32(SHUT_WR))
         state = .lingering(since: Clock.now())
+        // The linger is far shorter than the request timeouts the worker's sweep
+        // is paced by, so it has a timer of its own (the sweep still checks it).
+        let linger = core.configuration.lingerTimeout.nanoseconds
+        worker.queue.asyncAfter(deadline: .now() + .nanoseconds(Int(linger))) { [self] in
+            if case .lingering = state { close() }
+        }
         for exchange in exchanges { exchange.retire(cancelling: true) }
         exchanges.removeAll()
     }
@@ -364,19 +370,65 @@ final class Connection: @unchecked Sendable {
         if !inReadHandler { pump() }
     }
 
-    func sendStream(_ bytes: [UInt8], for exchange: Exchange) {
-        guard exchange.isStream, !exchange.finished, !isClosed, !bytes.isEmpty else { return }
-        ResponseEncoder.appendChunk(bytes, for: exchange)
+    /// Queues one event of a stream. When nothing else waits to go out, its
+    /// shared bytes are written straight from the event's own buffer: no copy,
+    /// and only what the socket does not take is queued.
+    func sendEvent(_ event: EncodedEvent, for exchange: Exchange) {
+        guard exchange.isStream, !exchange.finished, !isClosed else { return }
         exchange.lastOutput = Clock.now()
+        if exchange.chunked, canWriteDirectly(exchange) {
+            guard event.chunk.count <= worker.settings.maxQueuedEventBytes else {
+                dropSlowClient(exchange, queued: event.chunk.count)
+                return
+            }
+            exchange.bytesSent += event.chunk.count
+            writeDirectly(event.chunk)
+            return
+        }
+        if exchange.chunked { exchange.output += event.chunk } else { exchange.output += event.block }
         let queued = exchange.output.count + (exchanges.first === exchange ? pending.count - pendingOffset : 0)
         if queued > worker.settings.maxQueuedEventBytes {
-            // A client that cannot keep up is dropped rather than buffered without bound.
-            core.gauges.droppedSSEClients.increment()
-            core.logger.info("dropped slow event-stream client", metadata: ["remote": "\(remote)", "request_id": "\(exchange.requestID)", "queued_bytes": "\(queued)"])
-            abort(reason: "slow event-stream client")
+            dropSlowClient(exchange, queued: queued)
             return
         }
         if !inReadHandler { pump() }
+    }
+
+    /// A client that cannot keep up is dropped rather than buffered without bound.
+    private func dropSlowClient(_ exchange: Exchange, queued: Int) {
+        core.gauges.droppedSSEClients.increment()
+        core.logger.info("dropped slow event-stream client", metadata: ["remote": "\(remote)", "request_id": "\(exchange.requestID)", "queued_bytes": "\(queued)"])
+        abort(reason: "slow event-stream client")
+    }
+
+    /// Whether `exchange`'s next bytes may go to the socket at once: it is the
+    /// one being written, nothing is queued before them, and the socket is
+    /// plain (TLS must retry a write with the same buffer, so it keeps the queue).
+    private func canWriteDirectly(_ exchange: Exchange) -> Bool {
+        guard case .open = state, case .plain = transport, !inReadHandler else { return false }
+        return exchanges.first === exchange && exchange.output.isEmpty && pendingOffset >= pending.count && !closeWhenWritten
+    }
+
+    /// Writes `bytes` (shared, never modified) with nothing queued before them;
+    /// copies only the part the socket did not take into the queue.
+    private func writeDirectly(_ bytes: [UInt8]) {
+        let result = bytes.withUnsafeBytes { transport.write(fd, $0) }
+        lastWriteProgress = Clock.now()
+        switch result {
+        case .transferred(let count) where count == bytes.count:
+            return
+        case .transferred(let count):
+            pending = Array(bytes[count...])
+        case .wantWrite, .wantRead:
+            pending = bytes  // shares the buffer until the queue is changed
+        case .closed, .failed, .notTLS:
+            abort(reason: "write failed")
+            return
+        }
+        // The socket is full: the rest goes when it is writable again.
+        pendingOffset = 0
+        writeBlocked = true
+        syncWriteSource()
     }
 
     func finishStream(_ exchange: Exchange) {
@@ -493,6 +545,8 @@ final class Connection: @unchecked Sendable {
 
     // MARK: Timers
 
+    private static let heartbeat = EncodedEvent(block: ServerSentEvent.comment("heartbeat"))
+
     /// Called by the worker's periodic sweep.
     func checkTimers(now: UInt64) {
         let settings = worker.settings
@@ -530,7 +584,7 @@ final class Connection: @unchecked Sendable {
         }
         let heartbeat = settings.heartbeatInterval.nanoseconds
         for exchange in exchanges where exchange.isStream && !exchange.finished && now &- exchange.lastOutput >= heartbeat {
-            sendStream(ServerSentEvent.comment("heartbeat"), for: exchange)
+            sendEvent(Self.heartbeat, for: exchange)
         }
     }
 

@@ -65,9 +65,13 @@ final class ResponseSink: @unchecked Sendable {
         connection.perform { $0.startStream(head, for: self.exchange) }
     }
 
-    /// Sends the next piece of a streamed response.
-    func send(_ bytes: [UInt8]) {
-        connection.perform { $0.sendStream(bytes, for: self.exchange) }
+    /// The serial scheduler of the connection's worker: event streams built
+    /// for this response deliver there, so their events need no further hop.
+    var eventScheduler: any SchedulerType { connection.worker.eventScheduler }
+
+    /// Sends the next event of a streamed response (its shared bytes, not a copy).
+    func send(_ event: EncodedEvent) {
+        connection.perform { $0.sendEvent(event, for: self.exchange) }
     }
 
     /// Ends a streamed response.

@@ -53,17 +53,6 @@ enum ResponseEncoder {
         return out
     }
 
-    static func appendChunk(_ bytes: [UInt8], for exchange: Exchange) {
-        guard exchange.chunked else {
-            exchange.output += bytes
-            return
-        }
-        exchange.output.append(hex: bytes.count)
-        exchange.output.append(bytes: "\r\n")
-        exchange.output += bytes
-        exchange.output.append(bytes: "\r\n")
-    }
-
     static func appendLastChunk(for exchange: Exchange) {
         if exchange.chunked { exchange.output.append(bytes: "0\r\n\r\n") }
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Rx
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +21,9 @@ final class Worker: @unchecked Sendable {
     let metrics = HTTPMetrics()
     /// `Server: <name>\r\n`, encoded once.
     let serverField: [UInt8]
+    /// Where the event streams of this worker's connections deliver: a serial
+    /// queue on this worker's queue, so an event reaches the connection in one hop.
+    let eventScheduler: SerialDispatchQueueScheduler
     /// This worker's copy of the runtime settings (updated by `HTTPServer.apply`).
     private(set) var settings: ServerSettings
     private var connections: [ObjectIdentifier: Connection] = [:]
@@ -35,6 +39,7 @@ final class Worker: @unchecked Sendable {
         serverField = field
         queue = DispatchQueue(label: "signalbox.http.worker.\(index)", qos: .userInteractive)
         queue.setSpecific(key: Self.key, value: index)
+        eventScheduler = SerialDispatchQueueScheduler(queue: queue, internalSerialQueueName: "signalbox.http.worker.\(index).events")
     }
 
     deinit {
@@ -111,10 +116,12 @@ final class Worker: @unchecked Sendable {
 
     /// Timeouts and heartbeats are checked by one periodic sweep per worker,
     /// so a request costs no timer calls. The period is a quarter of the
-    /// shortest timeout, between 5 ms and 1 s.
+    /// shortest timeout, between 5 ms and 1 s. The sweep touches every
+    /// connection (thousands of idle event streams), so the short linger of a
+    /// closing connection has its own timer rather than pacing it.
     private func scheduleSweep() {
         let s = settings
-        var timeouts = [s.headerReadTimeout, s.bodyReadTimeout, s.idleTimeout, s.writeTimeout, s.heartbeatInterval, core.configuration.lingerTimeout]
+        var timeouts = [s.headerReadTimeout, s.bodyReadTimeout, s.idleTimeout, s.writeTimeout, s.heartbeatInterval]
         if let tls = core.configuration.tls { timeouts.append(tls.handshakeTimeout) }
         let shortest = timeouts.map(\.nanoseconds).min() ?? 1_000_000_000
         let period = min(max(shortest / 4, 5_000_000), 1_000_000_000)

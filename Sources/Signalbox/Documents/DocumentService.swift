@@ -51,7 +51,7 @@ final class DocumentService: Sendable {
                 do {
                     let sequence = try await store.commit(write)
                     metrics.write()
-                    applier.offer([ChangeApplier.Change(sequence: sequence, id: write.id, document: document)])
+                    applier.offer([ChangeApplier.Change(sequence: sequence, id: write.id, document: document, body: write.body)])
                     _ = applier.applied(atLeast: sequence, within: applyWait)
                         .subscribe { _ in observer(.success(WriteReceipt(sequence: sequence))) }
                 } catch {

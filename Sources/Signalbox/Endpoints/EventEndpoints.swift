@@ -1,8 +1,6 @@
-import Foundation
 import HTTP
 import HTTPTypes
 import Rx
-import Search
 
 /// `GET /events`: the change feed as a Signal over SSE, resumable with `Last-Event-ID` on any replica.
 ///
@@ -17,13 +15,15 @@ struct EventEndpoints {
     let resumeWait: RxTimeInterval
 
     func register(on router: Router) {
-        router.get("/events") { request -> Signal<ServerSentEvent> in
+        // The feed's items are streamed as they are (no `map`, which would add an
+        // operator and a share per client); each item says what bytes it is sent as.
+        router.get("/events") { request -> Signal<ChangeFeed.Item> in
             let lastEventID = request.headerFields[Self.lastEventID].flatMap { Int64($0) }
             let clientEpoch = request.headerFields[Self.epochField] ?? request.queryItems(named: "epoch").first
             let start: ChangeFeed.Start =
                 if let clientEpoch, !clientEpoch.isEmpty, clientEpoch != epoch { .reset }
                 else { lastEventID.map(ChangeFeed.Start.after) ?? .now }
-            let stream = feed.stream(from: start).map(Self.event)
+            let stream = feed.stream(from: start)
             guard let lastEventID, lastEventID > applier.applied.value else { return stream }
             // Resuming on a replica that is behind: wait for the id, then replay (or reset) as usual.
             return applier.applied(atLeast: lastEventID, within: resumeWait)
@@ -38,29 +38,23 @@ struct EventEndpoints {
     static let epochField = HTTPField.Name("Signalbox-Epoch")!
     private static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
-    static func event(_ item: ChangeFeed.Item) -> ServerSentEvent {
+    /// A change is sent as the bytes it was encoded to once, when it was made,
+    /// so every client gets the same buffer; only a client's first block (its
+    /// position, or a reset) is made for it.
+    static func event(_ item: ChangeFeed.Item) -> EncodedEvent {
         switch item {
         case .change(let change):
-            let body = ChangeBody(id: change.documentID, document: change.document)
-            let data = (try? encoder.encode(body)).map { String(decoding: $0, as: UTF8.self) } ?? #"{}"#
-            return ServerSentEvent(id: String(change.sequence), event: change.kind.rawValue, data: data)
+            return change.encoded
         case .position(let sequence):
-            return .lastEventID(String(sequence))
+            return EncodedEvent(.lastEventID(String(sequence)))
         case .reset(let lastSequence):
-            return ServerSentEvent(
+            return EncodedEvent(ServerSentEvent(
                 id: String(lastSequence), event: "reset",
-                data: #"{"reason":"the events since your Last-Event-ID are no longer kept; reload"}"#)
+                data: #"{"reason":"the events since your Last-Event-ID are no longer kept; reload"}"#))
         }
     }
+}
 
-    private struct ChangeBody: Encodable {
-        let id: String
-        let document: Document?
-    }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+extension ChangeFeed.Item: ServerSentEventConvertible {
+    var encodedEvent: EncodedEvent { EventEndpoints.event(self) }
 }

@@ -16,6 +16,8 @@ final class ChangeApplier: Sendable {
         let id: String
         /// The new document; nil for a delete.
         let document: Document?
+        /// The document's JSON as the store keeps it, reused for the event's bytes.
+        let body: Data?
     }
 
     private struct State {
@@ -116,7 +118,7 @@ final class ChangeApplier: Sendable {
         }
         let event = ChangeEvent(
             sequence: change.sequence, kind: change.document == nil ? .deleted : .upserted,
-            documentID: change.id, document: change.document, previous: previous)
+            documentID: change.id, document: change.document, previous: previous, storedBody: change.body)
         lookups.apply(event)
         if publish { feed.publish(event) }
         metrics.documentCount(index.count)

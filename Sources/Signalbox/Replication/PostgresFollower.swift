@@ -81,7 +81,7 @@ final class PostgresFollower: Sendable {
 
     static func decode(_ stored: StoredChange) throws -> ChangeApplier.Change {
         let document = try stored.body.map { try JSONDecoder().decode(Document.self, from: $0) }
-        return ChangeApplier.Change(sequence: stored.sequence, id: stored.id, document: document)
+        return ChangeApplier.Change(sequence: stored.sequence, id: stored.id, document: document, body: stored.body)
     }
 
     private func pullForever() async {

@@ -1,3 +1,4 @@
+import Dispatch
 import Rx
 import RxTest
 import XCTest
@@ -50,6 +51,33 @@ final class TraitsSignalTests: RxTestCase {
             XCTAssertEqual(received, [1])
             subscription.dispose()
         }
+    }
+
+    func testBuildingDeliversOnTheGivenSchedulerOnlyOnThisThread() {
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        let relay = PublishRelay<Int>()
+        var received: [Int] = []
+        let subscription = SharingScheduler.building(deliveringOn: scheduler) {
+            relay.asSignal().map { $0 * 10 }.emit(onNext: { received.append($0) })
+        }
+        // Built outside: back on the process-wide factory, a new serial queue, not `scheduler`.
+        XCTAssertFalse(SharingScheduler.make() as AnyObject === scheduler)
+        // Another thread, meanwhile, is not affected (`sync` may run on this thread; `async` does not).
+        let madeThere = LockedLog<Bool>()
+        let done = DispatchSemaphore(value: 0)
+        SharingScheduler.building(deliveringOn: scheduler) {
+            DispatchQueue.global().async {
+                madeThere.append(SharingScheduler.make() as AnyObject === scheduler)
+                done.signal()
+            }
+            done.wait()
+        }
+        XCTAssertEqual(madeThere.values, [false])
+        relay.accept(1)
+        XCTAssertEqual(received, [])
+        scheduler.start()
+        XCTAssertEqual(received, [10])
+        subscription.dispose()
     }
 
     func testPublishRelayAsSignalAndOperators() {

@@ -1,4 +1,11 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Makes the scheduler each new `Driver`/`Signal` delivers on, and lets tests replace it.
 ///
@@ -43,8 +50,43 @@ public enum SharingScheduler {
         SerialDispatchQueueScheduler(queue: .global(), internalSerialQueueName: "signalbox.rx.sharing")
     }
 
-    /// The factory of the scheduler a new shared sequence delivers on.
-    public static var make: () -> any SchedulerType { store.current }
+    /// The factory of the scheduler a new shared sequence delivers on: the one
+    /// `building(deliveringOn:_:)` set for this thread, else the process-wide one.
+    public static var make: () -> any SchedulerType {
+        if let pointer = pthread_getspecific(threadSchedulerKey) {
+            let scheduler = Unmanaged<ThreadScheduler>.fromOpaque(pointer).takeUnretainedValue().scheduler
+            return { scheduler }
+        }
+        return store.current
+    }
+
+    /// Runs `body` with every shared sequence built in it, on this thread,
+    /// delivering on `scheduler`, which must be serial.
+    ///
+    /// For a server that builds a client's sequences on the serial queue that
+    /// serves the client: their events then arrive on that queue, with no queue
+    /// of their own and no second hop. Other threads are not affected.
+    public static func building<Result>(deliveringOn scheduler: any SchedulerType, _ body: () throws -> Result) rethrows -> Result {
+        let previous = pthread_getspecific(threadSchedulerKey)
+        let current = ThreadScheduler(scheduler)
+        pthread_setspecific(threadSchedulerKey, Unmanaged.passUnretained(current).toOpaque())
+        defer {
+            pthread_setspecific(threadSchedulerKey, previous)
+            withExtendedLifetime(current) {}
+        }
+        return try body()
+    }
+
+    private final class ThreadScheduler {
+        let scheduler: any SchedulerType
+        init(_ scheduler: any SchedulerType) { self.scheduler = scheduler }
+    }
+
+    private static let threadSchedulerKey: pthread_key_t = {
+        var key = pthread_key_t()
+        guard pthread_key_create(&key, nil) == 0 else { rxFatalError("pthread_key_create failed") }
+        return key
+    }()
 
     /// Runs `action` with every shared sequence built in it delivering on `scheduler`.
     ///

@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""SSE fan-out, Signalbox against nginx + nchan: one event to N clients, publish -> delivery.
+
+Usage: sse-fanout-vs-nchan.py BINARY [--clients 1000,5000,10000] [--rounds 3] [--events 10]
+
+For every client count and round it runs both servers one after the other
+(the order alternates by round), each fresh:
+
+- `signalbox` (BINARY, a release build) with its default settings; only the
+  API key, a fresh store and `http.maxConnections` 20,000 (the default
+  10,000 would refuse the publisher at 10,000 clients) are set.
+- nginx + nchan (Debian's `nginx-light` and `libnginx-mod-nchan`), one
+  worker, `worker_connections 20000`, a config written to a temporary
+  directory, run in the foreground on a loopback port.
+
+The client is the same for both: one single-threaded asyncio process opens N
+raw `text/event-stream` connections, then publishes E events, each from a new
+connection (Signalbox: `PUT /documents/fanout-<n>`; nchan: `POST /pub` with
+the same JSON body), waiting `--gap` seconds between them. For every
+(client, event) it records the time from sending the publish request to
+reading the event. One unmeasured event goes first (it warms both servers).
+It prints, per client count, p50/p99 of those delays over all rounds for
+both servers and the ratio, the slowest client per event, and, of the
+Signalbox process and of the nginx worker, resident memory per client (VmRSS
+with N clients minus VmRSS before) and CPU time per delivery (user + system
+during the measured events).
+"""
+import argparse
+import asyncio
+import os
+import pwd
+import re
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import tempfile
+import time
+
+KEY = "bench-key"
+EVENT_NUMBER = re.compile(rb"Fanout (\d+)")
+
+
+def raise_open_file_limit(wanted):
+    """Both servers and this client hold one descriptor per connection; children inherit the limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, wanted))
+            return
+        except (ValueError, OSError):
+            wanted = hard
+    if soft == resource.RLIM_INFINITY or soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid):
+    """User + system CPU time the process has used (all threads)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def child_pids(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def http(port, request):
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(request)
+    await writer.drain()
+    data = await reader.read(65536)
+    writer.close()
+    return data
+
+
+class Client:
+    """One event-stream connection; records when each numbered event arrived."""
+
+    def __init__(self):
+        self.received = {}  # event number -> monotonic time
+
+    async def run(self, port, path, connected, wanted):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n".encode())
+        await writer.drain()
+        await reader.readuntil(b"\r\n\r\n")
+        connected()
+        buffer = b""
+        while len(self.received) < wanted:
+            chunk = await reader.read(65536)
+            if not chunk:
+                break
+            now = time.monotonic()
+            buffer += chunk
+            while b"\n\n" in buffer:
+                block, buffer = buffer.split(b"\n\n", 1)
+                match = EVENT_NUMBER.search(block)
+                if match:
+                    self.received.setdefault(int(match.group(1)), now)
+        writer.close()
+
+
+class Signalbox:
+    name = "signalbox"
+    events_path = "/events"
+
+    def __init__(self, binary):
+        self.binary = binary
+
+    def start(self, directory, port):
+        env = dict(os.environ, SIGNALBOX_API_KEY=KEY, SIGNALBOX_STORE=os.path.join(directory, "store.sqlite"),
+                   SIGNALBOX_HTTP_MAX_CONNECTIONS="20000")
+        for name in ("SIGNALBOX_LOG_LEVEL", "SIGNALBOX_CONFIG"):
+            env.pop(name, None)
+        self.log = open(os.path.join(directory, "signalbox.log"), "wb")
+        self.process = subprocess.Popen([self.binary, "--host", "127.0.0.1", "--port", str(port)], env=env,
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        self.ready_request = b"GET /readyz HTTP/1.1\r\nHost: b\r\n\r\n"
+
+    def measured_pid(self):
+        return self.process.pid
+
+    def publish_request(self, n):
+        body = f'{{"name": "Fanout {n}", "rank": {n}}}'.encode()
+        return (f"PUT /documents/fanout-{n} HTTP/1.1\r\nHost: b\r\nAuthorization: Bearer {KEY}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=60)
+        self.log.close()
+
+
+class Nchan:
+    name = "nchan"
+    events_path = "/sub"
+
+    def __init__(self, nginx, module):
+        self.nginx = nginx
+        self.module = module
+
+    def start(self, directory, port):
+        user = ""
+        if os.geteuid() == 0:
+            # The worker would otherwise switch to nobody and lose the temp directory.
+            name = pwd.getpwuid(0).pw_name
+            user = f"user {name};"
+        config = f"""
+{user}
+load_module {self.module};
+worker_processes 1;
+worker_rlimit_nofile 40000;
+pid {directory}/nginx.pid;
+error_log {directory}/error.log warn;
+events {{ worker_connections 20000; }}
+http {{
+    access_log {directory}/access.log;
+    client_body_temp_path {directory}/body;
+    proxy_temp_path {directory}/proxy;
+    fastcgi_temp_path {directory}/fastcgi;
+    uwsgi_temp_path {directory}/uwsgi;
+    scgi_temp_path {directory}/scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        location = /ready {{ return 200 "ready\\n"; }}
+        location = /sub {{ nchan_subscriber eventsource; nchan_channel_id fanout; }}
+        location = /pub {{ nchan_publisher; nchan_channel_id fanout; }}
+    }}
+}}
+"""
+        path = os.path.join(directory, "nginx.conf")
+        with open(path, "w") as f:
+            f.write(config)
+        self.process = subprocess.Popen([self.nginx, "-p", directory, "-c", path, "-e", f"{directory}/error.log",
+                                         "-g", "daemon off;"])
+        self.ready_request = b"GET /ready HTTP/1.1\r\nHost: b\r\n\r\n"
+
+    def measured_pid(self):
+        workers = child_pids(self.process.pid)
+        assert len(workers) == 1, f"expected one nginx worker, found {workers}"
+        return workers[0]
+
+    def publish_request(self, n):
+        body = f'{{"name": "Fanout {n}", "rank": {n}}}'.encode()
+        return (f"POST /pub HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+
+    def stop(self):
+        self.process.send_signal(signal.SIGQUIT)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+async def run_once(server, clients_wanted, events, gap):
+    directory = tempfile.mkdtemp(prefix=f"fanout-{server.name}-")
+    port = free_port()
+    server.start(directory, port)
+    try:
+        for _ in range(600):
+            try:
+                if b" 200 " in await http(port, server.ready_request):
+                    break
+            except OSError:
+                pass
+            await asyncio.sleep(0.1)
+        else:
+            raise RuntimeError(f"{server.name} did not become ready")
+        await asyncio.sleep(0.5)
+        pid = server.measured_pid()
+        rss_before = rss_kib(pid)
+
+        clients = [Client() for _ in range(clients_wanted)]
+        ready = asyncio.Event()
+        count = 0
+
+        def connected():
+            nonlocal count
+            count += 1
+            if count == clients_wanted:
+                ready.set()
+
+        tasks = []
+        for index, client in enumerate(clients):
+            tasks.append(asyncio.create_task(client.run(port, server.events_path, connected, events + 1)))
+            if index % 200 == 199:
+                await asyncio.sleep(0.05)  # stay within the listen backlog
+        await asyncio.wait_for(ready.wait(), 180)
+        await asyncio.sleep(1.0)
+        rss_after = rss_kib(pid)
+
+        sent = {}
+        cpu_start = None
+        for n in range(events + 1):
+            if n == 1:
+                cpu_start = cpu_seconds(pid)  # event 0 warms up and is not measured
+            start = time.monotonic()
+            response = await http(port, server.publish_request(n))
+            assert response[9:10] == b"2", response[:200]
+            sent[n] = start
+            await asyncio.sleep(gap)
+        try:
+            await asyncio.wait_for(asyncio.gather(*tasks), 60)
+        except asyncio.TimeoutError:
+            for task in tasks:
+                task.cancel()
+        cpu_used = cpu_seconds(pid) - cpu_start
+
+        delays, slowest = [], []
+        for n in range(1, events + 1):
+            times = [client.received[n] - sent[n] for client in clients if n in client.received]
+            delays.extend(times)
+            if times:
+                slowest.append(max(times))
+        missing = sum(1 for client in clients for n in range(1, events + 1) if n not in client.received)
+        return {"cpu_us_per_delivery": cpu_used * 1e6 / max(1, len(delays)), "delays": delays, "slowest": slowest, "missing": missing,
+                "kib_per_client": (rss_after - rss_before) / clients_wanted}
+    finally:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))] * 1000
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+async def main(args):
+    raise_open_file_limit(65536)
+    servers = [Signalbox(os.path.abspath(args.binary)), Nchan(args.nginx, args.nchan_module)]
+    servers = [server for server in servers if server.name in args.servers.split(",")]
+    sizes = [int(n) for n in args.clients.split(",")]
+    summary = []
+    for size in sizes:
+        results = {server.name: [] for server in servers}
+        for round_index in range(args.rounds):
+            order = servers if round_index % 2 == 0 else list(reversed(servers))
+            for server in order:
+                before = loadavg()
+                result = await run_once(server, size, args.events, args.gap)
+                results[server.name].append(result)
+                print(f"{size:>6} clients, round {round_index + 1}, {server.name:>9}: "
+                      f"p50 {pct(result['delays'], 0.5):6.1f} ms, p99 {pct(result['delays'], 0.99):6.1f} ms, "
+                      f"slowest client median {statistics.median(result['slowest']) * 1000:6.1f} ms, "
+                      f"{result['kib_per_client']:5.2f} KiB/client, server CPU {result['cpu_us_per_delivery']:5.1f} us/delivery, "
+                      f"missing {result['missing']}, "
+                      f"load {before}", flush=True)
+        row = {"clients": size}
+        for name, runs in results.items():
+            delays = [d for run in runs for d in run["delays"]]
+            row[name] = {
+                "p50": pct(delays, 0.5), "p99": pct(delays, 0.99),
+                "round_p99": [pct(run["delays"], 0.99) for run in runs],
+                "kib": statistics.median(run["kib_per_client"] for run in runs),
+                "missing": sum(run["missing"] for run in runs),
+                "cpu": statistics.median(run["cpu_us_per_delivery"] for run in runs),
+            }
+        summary.append(row)
+
+    print()
+    print(f"{args.rounds} rounds x {args.events} events per client count; load average now {loadavg()}")
+    print(f"{'clients':>7} | {'signalbox p50':>13} {'p99':>7} {'KiB/cl':>6} | {'nchan p50':>9} {'p99':>7} {'KiB/cl':>6} | "
+          f"{'p99 ratio':>9} {'p50 ratio':>9}")
+    for row in summary:
+        if "signalbox" not in row or "nchan" not in row:
+            print(row)
+            continue
+        ours, peer = row["signalbox"], row["nchan"]
+        print(f"{row['clients']:>7} | {ours['p50']:>10.1f} ms {ours['p99']:>7.1f} {ours['kib']:>6.2f} | "
+              f"{peer['p50']:>6.1f} ms {peer['p99']:>7.1f} {peer['kib']:>6.2f} | "
+              f"{ours['p99'] / peer['p99']:>8.2f}x {ours['p50'] / peer['p50']:>8.2f}x"
+              + (f"   missing: {ours['missing']} / {peer['missing']}" if ours["missing"] or peer["missing"] else ""))
+        print(f"{'':>7}   server CPU per delivery (median of rounds): signalbox {ours['cpu']:.1f} us, nchan {peer['cpu']:.1f} us "
+              f"({ours['cpu'] / peer['cpu']:.2f}x)")
+        print(f"{'':>7}   per-round p99 signalbox {', '.join(f'{v:.1f}' for v in ours['round_p99'])}; "
+              f"nchan {', '.join(f'{v:.1f}' for v in peer['round_p99'])}")
+    print("ratio = signalbox / nchan (below 1: Signalbox faster); KiB/cl = resident KiB per client (VmRSS, as sse-fanout.py prints it)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary", help="the signalbox executable (release build)")
+    parser.add_argument("--clients", default="1000,5000,10000", help="comma-separated client counts")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--events", type=int, default=10, help="measured events per round")
+    parser.add_argument("--gap", type=float, default=0.5, help="seconds between publishes")
+    parser.add_argument("--servers", default="signalbox,nchan", help="which servers to run (for debugging one)")
+    parser.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx")
+    parser.add_argument("--nchan-module", default="/usr/lib/nginx/modules/ngx_nchan_module.so")
+    asyncio.run(main(parser.parse_args()))
