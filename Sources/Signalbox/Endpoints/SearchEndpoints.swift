@@ -12,7 +12,7 @@ struct SearchEndpoints {
     func register(on router: Router) {
         router.get("/search") { request -> Single<Response> in
             let started = DispatchTime.now().uptimeNanoseconds
-            let query = try SearchParameters.query(from: request)
+            let query = PreparedQuery(try SearchParameters.query(from: request))
             let ifNoneMatch = request.headerFields[.ifNoneMatch]
             return lookups.first(query).map { payload in
                 var fields: HTTPFields = [.eTag: payload.etag, .cacheControl: "no-cache"]
@@ -26,7 +26,7 @@ struct SearchEndpoints {
         }
 
         router.get("/search/live") { request -> Driver<ServerSentEvent> in
-            let query = try SearchParameters.query(from: request)
+            let query = PreparedQuery(try SearchParameters.query(from: request))
             return lookups.driver(for: query).map { payload in
                 ServerSentEvent(
                     event: "result",
