@@ -9,6 +9,8 @@ struct LogLineFormatter {
     /// The text timestamp of `cachedSecond`: formatted once a second, not once a line.
     private var cachedSecond = -1
     private var cachedTimestamp: [UInt8] = []
+    /// Reused for every line's metadata order.
+    private var positions: [Logger.Metadata.Index] = []
 
     init(format: LogWriter.Format) {
         self.format = format
@@ -62,23 +64,49 @@ struct LogLineFormatter {
         }
         output += cachedTimestamp
         output.append(0x20)
-        output += record.event.level.rawValue.utf8
+        Self.append(record.event.level.rawValue, to: &output)
         if !record.label.isEmpty { output.append(0x20) }
-        output += record.label.utf8
+        Self.append(record.label, to: &output)
         output.append(0x3A)  // ":"
         if !metadata.isEmpty {
-            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            // Sorted by key, as StreamLogHandler prints them; positions are sorted, not copies of the pairs.
+            positions.removeAll(keepingCapacity: true)
+            positions.append(contentsOf: metadata.indices)
+            // Insertion sort: a line has a handful of keys.
+            for next in 1..<max(positions.count, 1) {
+                let position = positions[next]
+                let key = metadata[position].key
+                var slot = next
+                while slot > 0 && key < metadata[positions[slot - 1]].key {
+                    positions[slot] = positions[slot - 1]
+                    slot -= 1
+                }
+                positions[slot] = position
+            }
+            for position in positions {
                 output.append(0x20)
-                output += key.utf8
+                Self.append(metadata[position].key, to: &output)
                 output.append(0x3D)  // "="
-                output += value.description.utf8
+                switch metadata[position].value {
+                case .string(let string): Self.append(string, to: &output)
+                case let value: Self.append(value.description, to: &output)
+                }
             }
         }
-        output += " [".utf8
-        output += record.event.source.utf8
-        output += "] ".utf8
-        output += record.event.message.description.utf8
+        output.append(0x20)
+        output.append(0x5B)  // "["
+        Self.append(record.event.source, to: &output)
+        output.append(0x5D)  // "]"
+        output.append(0x20)
+        Self.append(record.event.message.description, to: &output)
         output.append(0x0A)
+    }
+
+    /// Appends the UTF-8 bytes of `string` in one copy.
+    private static func append(_ string: String, to output: inout [UInt8]) {
+        if string.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {
+            output += string.utf8
+        }
     }
 
     /// `StreamLogHandler`'s timestamp: local time, `%Y-%m-%dT%H:%M:%S%z`.

@@ -27,15 +27,10 @@ public final class LogWriter: Sendable {
         var event: LogEvent
     }
 
-    private enum Item: Sendable {
-        case record(Record)
-        /// Runs once everything queued before it is written.
-        case barrier(@Sendable () -> Void)
-    }
-
     private struct Queue {
-        var items: [Item] = []
-        var records = 0
+        var records: [Record] = []
+        /// Each runs once the records queued before it (`after` of them) are written.
+        var barriers: [(after: Int, done: @Sendable () -> Void)] = []
         var dropped = 0
         /// The writer waits for a first record; the next producer must wake it.
         var writerIdle = false
@@ -66,18 +61,17 @@ public final class LogWriter: Sendable {
     /// Queues a record; never waits for the writer.
     func append(_ record: Record) {
         let wakeWriter = queue.withLock { queue -> Bool in
-            guard queue.records < maxQueuedRecords else {
+            guard queue.records.count < maxQueuedRecords else {
                 queue.dropped += 1
                 return false
             }
-            queue.items.append(.record(record))
-            queue.records += 1
+            queue.records.append(record)
             if queue.writerIdle {
                 queue.writerIdle = false
                 return true
             }
-            // A full queue cuts the writer's gathering pause short, once.
-            if queue.records >= maxQueuedRecords / 2 && !queue.urged {
+            // A half-full queue cuts the writer's gathering pause short, once.
+            if queue.records.count >= maxQueuedRecords / 2 && !queue.urged {
                 queue.urged = true
                 return true
             }
@@ -89,7 +83,7 @@ public final class LogWriter: Sendable {
     /// Calls `done` (on the writer thread) once every record queued before this call is written.
     public func flush(then done: @escaping @Sendable () -> Void) {
         queue.withLock { queue in
-            queue.items.append(.barrier(done))
+            queue.barriers.append((queue.records.count, done))
             queue.writerIdle = false
             queue.urged = true
         }
@@ -116,37 +110,50 @@ public final class LogWriter: Sendable {
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
         var formatter = LogLineFormatter(format: format)
+        // Swapped with the queue's arrays, so both keep their capacity.
+        var records: [Record] = []
+        var barriers: [(after: Int, done: @Sendable () -> Void)] = []
         while true {
-            let (items, dropped, urged) = queue.withLock { queue -> ([Item], Int, Bool) in
-                if queue.items.isEmpty && queue.dropped == 0 {
+            let (dropped, urged, idle) = queue.withLock { queue -> (Int, Bool, Bool) in
+                if queue.records.isEmpty && queue.barriers.isEmpty && queue.dropped == 0 {
                     queue.writerIdle = true
-                    return ([], 0, false)
+                    return (0, false, true)
                 }
+                swap(&records, &queue.records)
+                swap(&barriers, &queue.barriers)
                 defer {
-                    queue.items.removeAll(keepingCapacity: true)
-                    queue.records = 0
                     queue.dropped = 0
                     queue.urged = false
                 }
-                return (queue.items, queue.dropped, queue.urged)
+                return (queue.dropped, queue.urged, false)
             }
-            if items.isEmpty && dropped == 0 {
+            if idle {
                 wake.wait()
                 continue
             }
-            var barriers: [@Sendable () -> Void] = []
-            for item in items {
-                switch item {
-                case .record(let record): formatter.append(record, to: &output)
-                case .barrier(let done): barriers.append(done)
+            var written = 0
+            for barrier in barriers {
+                // Lines before a barrier go out before it runs.
+                while written < barrier.after {
+                    formatter.append(records[written], to: &output)
+                    written += 1
                 }
+                writeAll(output)
+                output.removeAll(keepingCapacity: true)
+                barrier.done()
+            }
+            while written < records.count {
+                formatter.append(records[written], to: &output)
+                written += 1
             }
             if dropped > 0 { formatter.appendDropped(dropped, to: &output) }
             writeAll(output)
             output.removeAll(keepingCapacity: true)
-            for done in barriers { done() }
+            let flushed = !barriers.isEmpty
+            records.removeAll(keepingCapacity: true)
+            barriers.removeAll(keepingCapacity: true)
             // Let the next batch gather, unless a flush or a filling queue asks for it now.
-            if !urged && barriers.isEmpty { _ = wake.wait(timeout: .now() + batchInterval) }
+            if !urged && !flushed { _ = wake.wait(timeout: .now() + batchInterval) }
         }
     }
 
