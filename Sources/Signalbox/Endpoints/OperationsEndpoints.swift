@@ -9,11 +9,15 @@ struct OperationsEndpoints {
     let isReady: @Sendable () -> Bool
 
     func register(on router: Router) {
+        // Built once: these answer probes and load balancers many times a second.
+        let healthy = Self.json(.ok, #"{"status":"ok"}"#)
+        let ready = Self.json(.ok, #"{"status":"ready"}"#)
+        let unavailable = Self.json(.serviceUnavailable, #"{"status":"unavailable"}"#)
         router.get("/healthz") { _ -> Single<Response> in
-            .just(Self.json(.ok, #"{"status":"ok"}"#))
+            .just(healthy)
         }
         router.get("/readyz") { _ -> Single<Response> in
-            .just(isReady() ? Self.json(.ok, #"{"status":"ready"}"#) : Self.json(.serviceUnavailable, #"{"status":"unavailable"}"#))
+            .just(isReady() ? ready : unavailable)
         }
         router.get("/metrics") { _ -> Single<Response> in
             .just(Response(
