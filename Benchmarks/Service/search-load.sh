@@ -32,6 +32,19 @@ print("request = function() counter = counter + 1; return wrk.format('GET', quer
 print("-- %d queries" % len(queries), file=sys.stderr)
 PY
 
+# The server's CPU time (user + system, clock ticks): per request it depends less on what else
+# runs on the machine than requests/s do (a busy machine gives a process with more threads more
+# of the CPU).
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+cpu_per_request() {  # pid, ticks before; prints wrk's figures and the server's CPU µs per request
+    local after requests
+    after=$(cpu_ticks "$1")
+    grep -E "Requests/sec|50%|99%|Non-2xx|Socket errors" "$work/wrk"
+    requests=$(awk '/requests in/ { print $1 }' "$work/wrk")
+    awk -v t=$((after - $2)) -v n="$requests" -v hz="$(getconf CLK_TCK)" \
+        'BEGIN { printf "server CPU per request: %.1f us\n", t * 1e6 / hz / n }'
+}
+
 run() {  # binary, label, extra server flags
     local server=$1 label=$2; shift 2
     local port
@@ -45,12 +58,14 @@ run() {  # binary, label, extra server flags
         "$(grep VmRSS /proc/$pid/status | awk '{print $2/1024 " MiB"}')"
     if [ "${label%% *}" = cached ]; then
         taskset -c 1 wrk -t2 -c"$connections" -d2s "http://127.0.0.1:$port/search?q=sao%20pa" >/dev/null
-        taskset -c 1 wrk -t2 -c"$connections" -d"${seconds}s" --latency "http://127.0.0.1:$port/search?q=sao%20pa" \
-            | grep -E "Requests/sec|50%|99%|Non-2xx|Socket errors"
+        before=$(cpu_ticks "$pid")
+        taskset -c 1 wrk -t2 -c"$connections" -d"${seconds}s" --latency "http://127.0.0.1:$port/search?q=sao%20pa" >"$work/wrk"
+        cpu_per_request "$pid" "$before"
     else
         taskset -c 1 wrk -t2 -c"$connections" -d2s -s "$work/queries.lua" "http://127.0.0.1:$port" >/dev/null
-        taskset -c 1 wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/queries.lua" "http://127.0.0.1:$port" \
-            | grep -E "Requests/sec|50%|99%|Non-2xx|Socket errors"
+        before=$(cpu_ticks "$pid")
+        taskset -c 1 wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/queries.lua" "http://127.0.0.1:$port" >"$work/wrk"
+        cpu_per_request "$pid" "$before"
     fi
     curl -s "localhost:$port/metrics" | grep -E "^signalbox_search_(computations|cache_hits|cache_misses|cache_coalesced)" || true
     kill "$pid"; wait "$pid" || true
@@ -72,17 +87,23 @@ else
     echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
     python3 - "$work/results" <<'PY'
 import re, sys
-rps = {}
+rps, cpu = {}, {}
 label = None
 for line in open(sys.argv[1]):
     m = re.match(r"(\S+) (before|after)", line)
     if m: label = (m.group(1), m.group(2))
     m = re.match(r"Requests/sec:\s+([\d.]+)", line)
     if m and label: rps.setdefault(label, []).append(float(m.group(1)))
+    m = re.match(r"server CPU per request: ([\d.]+)", line)
+    if m and label: cpu.setdefault(label, []).append(float(m.group(1)))
 for kind in ("cached", "uncached"):
     b, a = rps.get((kind, "before"), []), rps.get((kind, "after"), [])
+    cb, ca = cpu.get((kind, "before"), []), cpu.get((kind, "after"), [])
     if b and a:
         mb, ma = sum(b) / len(b), sum(a) / len(a)
-        print(f"{kind}: before {mb:,.0f} req/s, after {ma:,.0f} req/s (mean of {len(a)} rounds): {ma / mb:.2f}x")
+        print(f"{kind}: before {mb:,.0f} req/s, after {ma:,.0f} req/s (mean of {len(a)} rounds): {ma / mb:.2f}x", end="")
+        if cb and ca:
+            print(f"; server CPU per request before {sum(cb) / len(cb):.1f} us, after {sum(ca) / len(ca):.1f} us", end="")
+        print()
 PY
 fi
