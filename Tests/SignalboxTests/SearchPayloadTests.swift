@@ -63,24 +63,6 @@ import Testing
         #expect((object["hits"] as? [Any])?.count == 3)
     }
 
-    @Test func keptFragmentsGiveTheSameBytes() {
-        let fragments = HitFragments(capacity: 2)  // fewer than the documents: replacement too
-        let plain = SearchPayload.encode(Self.hits)
-        for _ in 0..<3 {
-            #expect(SearchPayload.encode(Self.hits, version: 1, fragments: fragments) == plain)
-        }
-    }
-
-    @Test func aFragmentIsNotUsedForAnotherIndexVersion() {
-        let fragments = HitFragments(capacity: 10)
-        let before = Hit(document: Self.documents[2], highlight: [], wordsMatched: 1, typos: 0)
-        _ = SearchPayload.encode([before], version: 1, fragments: fragments)
-        // The same id, changed by a write (version 2).
-        let renamed = Document(id: "3", name: "Renamed", rank: 1, attributes: [:])
-        let after = SearchPayload.encode([Hit(document: renamed, highlight: [], wordsMatched: 1, typos: 0)], version: 2, fragments: fragments)
-        #expect(String(decoding: after, as: UTF8.self).contains("Renamed"))
-    }
-
     @Test func emptyHitsAreAnEmptyArray() {
         #expect(SearchPayload.encode([]) == Array("[]".utf8))
     }

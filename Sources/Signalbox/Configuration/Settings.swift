@@ -61,8 +61,6 @@ public struct Settings: Sendable, Equatable {
     public var sseSendQueueBytes = 256 * 1024
     /// Smallest response body that is gzip-compressed when the client accepts it.
     public var gzipMinBytes = 1024
-    /// Documents whose hit JSON (all but the highlight) is kept between searches; 0 turns it off.
-    public var cacheHitFragments = 16_384
     /// Seconds a cached search result lives without requests.
     public var cacheTTL = 60.0
     /// Seconds that in-flight requests get to finish on SIGTERM; 8 stays

@@ -64,8 +64,6 @@ public enum SettingsCatalog {
             int("http.maxBodyBytes", \.maxBodyBytes, 0...1 << 30, defaults, "Largest request body (413 beyond)"),
             int("events.history", \.eventHistory, 0...1_000_000, defaults, "Change events kept for Last-Event-ID resumes"),
             int("cache.maxEntries", \.cacheMaxEntries, 1...10_000_000, defaults, "Most search results in the shared lookup cache"),
-            int("cache.hitFragments", \.cacheHitFragments, 0...10_000_000, defaults,
-                "Documents whose hit JSON is kept between searches (0: off)"),
             optionalString("tls.cert", \.tlsCertificatePath,
                            "PEM certificate chain: with tls.key, serves HTTPS (files re-read on SIGHUP)"),
             optionalString("tls.key", \.tlsKeyPath, "PEM private key of tls.cert (unencrypted)"),

@@ -95,12 +95,9 @@ final class SearchLookups: Sendable {
     /// Dispatch sources are thread-safe; the type just is not marked Sendable.
     nonisolated(unsafe) private let sweeper: DispatchSourceTimer
     private let computations = Atomic<Int>(0)
-    /// Documents' JSON reused between computations on the same index version.
-    private let fragments: HitFragments
 
-    init(index: SearchIndex, maxEntries: Int, ttl: Double, metrics: ServiceMetrics, hitFragments: Int = 16_384) {
+    init(index: SearchIndex, maxEntries: Int, ttl: Double, metrics: ServiceMetrics) {
         self.index = index
-        fragments = HitFragments(capacity: hitFragments)
         self.metrics = metrics
         settings = Locked((maxEntries, UInt64(ttl * 1e9)))
         sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "signalbox.lookups.sweep"))
@@ -199,7 +196,7 @@ final class SearchLookups: Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         let result = index.search(query)
         let micros = Int((DispatchTime.now().uptimeNanoseconds &- started) / 1000)
-        return SearchPayload(result: result, indexVersion: version, computeMicroseconds: micros, fragments: fragments)
+        return SearchPayload(result: result, indexVersion: version, computeMicroseconds: micros)
     }
 
     /// Marks and refreshes every cached query that `change` could alter.

@@ -17,11 +17,10 @@ struct SearchPayload: Sendable {
     /// How long the computation took, reported as `took_us` where no request was timed (live results).
     let computeMicroseconds: Int
 
-    /// `fragments` keeps each document's JSON between results computed on the same index version.
-    init(result: SearchResult, indexVersion: UInt64, computeMicroseconds: Int, fragments: HitFragments? = nil) {
+    init(result: SearchResult, indexVersion: UInt64, computeMicroseconds: Int) {
         query = result.query
         total = result.total
-        hitsJSON = Self.encode(result.hits, version: indexVersion, fragments: fragments)
+        hitsJSON = Self.encode(result.hits)
         var hasher = FNV1a()
         hasher.combine(Array(query.utf8))
         hasher.combine(Array(String(total).utf8))
@@ -52,14 +51,27 @@ struct SearchPayload: Sendable {
 
     /// The hits as the API shows them: a document's own fields (without alternate names)
     /// plus the highlight, keys in sorted order.
-    static func encode(_ hits: [Hit], version: UInt64 = 0, fragments: HitFragments? = nil) -> [UInt8] {
+    static func encode(_ hits: [Hit]) -> [UInt8] {
         var json = JSONWriter(capacity: 256 * hits.count + 2)
         json.raw("[")
         for (position, hit) in hits.enumerated() {
             if position > 0 { json.raw(",") }
-            let fragment = fragments?.fragment(of: hit.document, version: version) { Self.fragment(of: hit.document) }
-                ?? Self.fragment(of: hit.document)
-            json.raw(fragment.head)
+            let document = hit.document
+            json.raw("{")
+            json.plainKey("attributes")
+            json.raw("{")
+            // Pairs sorted by key: no lookup per key.
+            for (index, (key, value)) in document.attributes.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { json.raw(",") }
+                json.key(key)
+                switch value {
+                case .string(let value): json.string(value)
+                case .int(let value): json.number(value)
+                case .double(let value): json.number(value)
+                case .bool(let value): json.bool(value)
+                }
+            }
+            json.raw("},")
             json.plainKey("highlight")
             json.raw("[")
             for (index, range) in hit.highlight.enumerated() {
@@ -72,45 +84,22 @@ struct SearchPayload: Sendable {
                 json.raw("]")
             }
             json.raw("],")
-            json.raw(fragment.tail)
+            json.plainKey("id")
+            json.string(document.id)
+            json.raw(",")
+            json.plainKey("name")
+            json.string(document.name)
+            json.raw(",")
+            json.plainKey("rank")
+            if let whole = Document.wholeRank(document.rank) {
+                json.number(whole)
+            } else {
+                json.number(document.rank)
+            }
+            json.raw("}")
         }
         json.raw("]")
         return json.bytes
-    }
-
-    /// A document's JSON around the highlight: `{"attributes":{…},` and `"id":…,"name":…,"rank":…}`.
-    static func fragment(of document: Document) -> HitFragments.Fragment {
-        var head = JSONWriter(capacity: 160)
-        head.raw("{")
-        head.plainKey("attributes")
-        head.raw("{")
-        // Pairs sorted by key: no lookup per key.
-        for (index, (key, value)) in document.attributes.sorted(by: { $0.key < $1.key }).enumerated() {
-            if index > 0 { head.raw(",") }
-            head.key(key)
-            switch value {
-            case .string(let value): head.string(value)
-            case .int(let value): head.number(value)
-            case .double(let value): head.number(value)
-            case .bool(let value): head.bool(value)
-            }
-        }
-        head.raw("},")
-        var tail = JSONWriter(capacity: 64)
-        tail.plainKey("id")
-        tail.string(document.id)
-        tail.raw(",")
-        tail.plainKey("name")
-        tail.string(document.name)
-        tail.raw(",")
-        tail.plainKey("rank")
-        if let whole = Document.wholeRank(document.rank) {
-            tail.number(whole)
-        } else {
-            tail.number(document.rank)
-        }
-        tail.raw("}")
-        return HitFragments.Fragment(head: head.bytes, tail: tail.bytes)
     }
 }
 

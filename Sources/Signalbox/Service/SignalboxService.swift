@@ -51,9 +51,7 @@ public final class SignalboxService: Sendable {
         let metrics = ServiceMetrics()
         metrics.documentCount(index.count)
         feed = ChangeFeed(lastSequence: changes.last?.sequence ?? 0, capacity: settings.eventHistory)
-        lookups = SearchLookups(
-            index: index, maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL, metrics: metrics,
-            hitFragments: settings.cacheHitFragments)
+        lookups = SearchLookups(index: index, maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL, metrics: metrics)
         documents = DocumentService(index: index, store: store, feed: feed, lookups: lookups, metrics: metrics)
         currentSettings = BehaviorRelay(value: settings)
         configuration = ControlProperty(relay: currentSettings)
