@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import Dispatch
 import Signalbox
 
 /// `signalbox`: parse flags, then hand over to the service.
 @main
-struct SignalboxCommand: AsyncParsableCommand {
+struct SignalboxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signalbox",
         abstract: "A self-hosted instant-search service whose endpoints are Rx traits.",
@@ -28,7 +29,7 @@ struct SignalboxCommand: AsyncParsableCommand {
     @Option(name: .customLong("set"), help: ArgumentHelp("Any setting below, as key=value.", valueName: "key=value"))
     var settings: [String] = []
 
-    func run() async throws {
+    func run() throws {
         var overrides: [String: String] = [:]
         for pair in settings {
             guard let equals = pair.firstIndex(of: "=") else {
@@ -45,7 +46,7 @@ struct SignalboxCommand: AsyncParsableCommand {
         for case (let key, let value?) in named { overrides[key] = value }
         let source = SettingsSource(overrides: overrides, configFile: config)
         do {
-            try await ServiceRunner.run(source)
+            try Self.runBlocking(source)
         } catch let error as SettingsError {
             throw ValidationError(error.description)
         } catch let error as StoreStartError {
@@ -56,5 +57,22 @@ struct SignalboxCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("signalbox: \(error)\n".utf8))
             throw ExitCode(78)  // EX_CONFIG: this replica does not fit the cluster
         }
+    }
+
+    /// Runs the service while the main thread waits on a semaphore. Not an async `run`: Swift's
+    /// async main parks the main thread in `dispatchMain`, which valgrind 3.19 does not survive,
+    /// and the release binary is profiled with callgrind (Benchmarks/Service/search-instructions.sh).
+    private static func runBlocking(_ source: SettingsSource) throws {
+        final class Outcome: @unchecked Sendable {  // written before `done` is signalled, read after
+            var error: (any Error)?
+        }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { try await ServiceRunner.run(source) } catch { outcome.error = error }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.error { throw error }
     }
 }

@@ -597,14 +597,16 @@ final class Connection: @unchecked Sendable {
         if outcome == nil {
             worker.metrics.recordRequest(routeID: exchange.routeID, route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
         }
+        // Values as they are: a log handler that formats off the request path (the service's
+        // batched writer) turns the numbers into text there, not here.
         core.logger.info("request", metadata: [
-            "method": "\(exchange.methodName)",
-            "path": "\(exchange.path)",
-            "status": "\(exchange.status)",
-            "bytes": "\(exchange.bytesSent)",
-            "duration_ms": "\(Double(duration / 1000) / 1000)",
-            "request_id": "\(exchange.requestID)",
-            "outcome": "\(outcome ?? "complete")",
+            "method": .string(exchange.methodName),
+            "path": .string(exchange.path),
+            "status": .stringConvertible(exchange.status),
+            "bytes": .stringConvertible(exchange.bytesSent),
+            "duration_ms": .stringConvertible(Double(duration / 1000) / 1000),
+            "request_id": .string(exchange.requestID),
+            "outcome": .string(outcome ?? "complete"),
         ])
     }
 }

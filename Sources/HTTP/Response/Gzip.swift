@@ -33,6 +33,8 @@ enum AcceptEncoding {
     /// Whether `value` allows gzip: `gzip` (or `x-gzip`) with q > 0, or `*`
     /// with q > 0 when gzip is not named.
     static func allowsGzip(_ value: String) -> Bool {
+        // Without a "g" (gzip, x-gzip) or "*" no member can allow it ("identity", "br"): no parse.
+        guard value.utf8.contains(where: { $0 == UInt8(ascii: "*") || $0 | 0x20 == UInt8(ascii: "g") }) else { return false }
         var wildcard: Bool?
         for member in value.split(separator: ",") {
             let parts = member.split(separator: ";")

@@ -84,9 +84,17 @@ public final class SearchIndex: Sendable {
 
     /// Runs `query`.
     public func search(_ query: SearchQuery) -> SearchResult {
-        let parsed = ParsedQuery(query)
+        search(ParsedQuery(query), text: query.text)
+    }
+
+    /// Runs a query normalized beforehand (its words are not normalized again).
+    public func search(_ prepared: PreparedQuery) -> SearchResult {
+        search(prepared.parsed, text: prepared.query.text)
+    }
+
+    private func search(_ parsed: ParsedQuery, text: String) -> SearchResult {
         let snapshot = snapshot
-        guard !parsed.words.isEmpty else { return SearchResult(query: query.text, total: 0, hits: []) }
+        guard !parsed.words.isEmpty else { return SearchResult(query: text, total: 0, hits: []) }
         let need = parsed.offset + parsed.limit
         let (ranked, total) = scratches.withScratch { scratch in
             let base = snapshot.base.search(
@@ -115,6 +123,6 @@ public final class SearchIndex: Sendable {
                 document: document, highlight: Highlighter.ranges(in: document.name, words: parsed.words, buffer: &buffer),
                 wordsMatched: parsed.words.count - RankKey.missing(entry.key), typos: RankKey.typos(entry.key))
         }
-        return SearchResult(query: query.text, total: total, hits: hits)
+        return SearchResult(query: text, total: total, hits: hits)
     }
 }

@@ -10,6 +10,11 @@ public struct QueryMatcher: Sendable {
         parsed = ParsedQuery(query)
     }
 
+    /// The matcher of a query already normalized for its search.
+    public init(_ prepared: PreparedQuery) {
+        parsed = prepared.parsed
+    }
+
     init(_ parsed: ParsedQuery) {
         self.parsed = parsed
     }

@@ -61,14 +61,9 @@ public struct SearchQuery: Hashable, Sendable {
     /// A canonical form of the query for caches: the normalized words (and whether the last is a
     /// prefix), page, sorted distinct countries and minimum rank. Two queries with the same key
     /// have the same result on the same index version.
+    /// (`PreparedQuery.key`; prepare the query once when the key is not all that is needed.)
     public var normalizedKey: String {
-        let parsed = ParsedQuery(self)
-        var key = parsed.words.map { String(decoding: $0.units, as: UTF16.self) }.joined(separator: " ")
-        if let last = parsed.words.last, last.isPrefix { key += "*" }
-        key += "|l=\(parsed.limit)|o=\(parsed.offset)"
-        if !parsed.countryCodes.isEmpty { key += "|c=" + parsed.countryCodes.joined(separator: ",") }
-        if let minRank = parsed.minRank { key += "|r=\(minRank)" }
-        return key
+        PreparedQuery(self).key
     }
 
     /// Whether `document` is matched by this query, filters included: a change to a document for

@@ -95,6 +95,8 @@ public struct Settings: Sendable, Equatable {
     public var logLevel = "info"
     /// Log format: text or json.
     public var logFormat = "text"
+    /// Log lines queued for the log writer thread; beyond it lines are dropped (and counted in a line of their own).
+    public var logQueueLines = 65_536
 
     /// The defaults.
     public init() {}

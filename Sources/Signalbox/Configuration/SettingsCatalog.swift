@@ -110,6 +110,8 @@ public enum SettingsCatalog {
             seconds("shutdown.gracePeriod", \.shutdownGracePeriod, defaults, "Seconds in-flight requests get to finish on SIGTERM"),
             choice("log.level", \.logLevel, ["trace", "debug", "info", "notice", "warning", "error", "critical"], defaults, "Log level"),
             choice("log.format", \.logFormat, ["text", "json"], defaults, "Log format"),
+            int("log.queueLines", \.logQueueLines, 1...10_000_000, defaults,
+                "Log lines waiting for the log writer; more are dropped and counted"),
         ]
     }
 

@@ -14,7 +14,7 @@ struct SearchEndpoints {
     func register(on router: Router) {
         router.get("/search") { request -> Single<Response> in
             let started = DispatchTime.now().uptimeNanoseconds
-            let query = try SearchParameters.query(from: request)
+            let query = PreparedQuery(try SearchParameters.query(from: request))
             let ifNoneMatch = request.headerFields[.ifNoneMatch]
             return lookups.first(query).map { payload in
                 var fields: HTTPFields = [.eTag: payload.etag, .cacheControl: "no-cache"]
@@ -28,8 +28,8 @@ struct SearchEndpoints {
         }
 
         router.get("/search/live") { request -> Driver<ServerSentEvent> in
-            let query = try SearchParameters.query(from: request)
-            let (key, liveQueries) = (query.normalizedKey, liveQueries)
+            let query = PreparedQuery(try SearchParameters.query(from: request))
+            let (key, liveQueries) = (query.key, liveQueries)
             try liveQueries.register(key, maxQueries: maxLiveQueries())
             return lookups.driver(for: query).do(onDispose: { liveQueries.release(key) }).map { payload in
                 ServerSentEvent(

@@ -8,9 +8,9 @@ public enum LogSetup {
     private static let levels = Logger.Level.allCases
 
     /// Chooses the format (text or json) and the starting level; later calls only change the level.
-    public static func bootstrap(format: String, level: String) {
+    public static func bootstrap(format: String, level: String, queueLines: Int = 65_536) {
         setLevel(level)
-        bootstrapOnce(json: format == "json")
+        bootstrapOnce(json: format == "json", queueLines: queueLines)
     }
 
     /// Changes the level of every logger at once.
@@ -19,17 +19,25 @@ public enum LogSetup {
         level.store(UInt8(index), ordering: .relaxed)
     }
 
-    private static let bootstrapped = Locked(false)
+    /// The process's log writer, once bootstrapped.
+    private static let writer = Locked<LogWriter?>(nil)
 
-    private static func bootstrapOnce(json: Bool) {
-        bootstrapped.withLock { bootstrapped in
-            guard !bootstrapped else { return }
-            bootstrapped = true
+    private static func bootstrapOnce(json: Bool, queueLines: Int) {
+        writer.withLock { writer in
+            guard writer == nil else { return }
+            // Lines go to stderr from the writer's thread, in batches (off the request path).
+            let shared = LogWriter(format: json ? .json : .text, maxQueuedRecords: queueLines)
+            writer = shared
             LoggingSystem.bootstrap { label in
-                let inner: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
-                return SharedLevelHandler(inner: inner)
+                SharedLevelHandler(inner: BatchedLogHandler(label: label, writer: shared))
             }
         }
+    }
+
+    /// Returns once every line logged before the call is written (before the process exits).
+    public static func flush() async {
+        guard let shared = writer.withLock({ $0 }) else { return }
+        await shared.flush()
     }
 
     /// Wraps a handler so its level is the process-wide one.

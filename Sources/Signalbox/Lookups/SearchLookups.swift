@@ -3,14 +3,16 @@ import Rx
 import Search
 import Synchronization
 
-/// The shared lookup cache: one `Driver` per normalized query.
+/// The shared lookup cache: one entry per normalized query.
 ///
-/// Each entry is `refresh.startWith(()).flatMapLatest { compute }` turned into
-/// a Driver, so concurrent identical lookups share one computation
-/// (single-flight), later requests get the latest result replayed at once,
-/// and a failed computation serves the last good value instead of an error.
-/// The cache keeps one subscription per live entry; evicting the entry (size
-/// bound, TTL) disposes it, which drops the replayed value with it.
+/// A request that finds no fresh result computes it on its own thread and
+/// answers with it at once; identical requests that arrive meanwhile wait for
+/// that one computation (single-flight), and later ones get the result
+/// replayed. A live query (`driver(for:)`) gives its entry a `Driver`,
+/// `refresh.startWith(()).flatMapLatest { compute }`, which writes that affect
+/// the query refresh; entries without one are only marked stale by writes and
+/// recomputed by their next request. Evicting an entry (size bound, TTL)
+/// disposes what it holds.
 final class SearchLookups: Sendable {
     /// How a lookup was served, for metrics.
     enum Outcome: Sendable { case hit, miss, coalesced }
@@ -21,37 +23,67 @@ final class SearchLookups: Sendable {
             var latest: SearchPayload?
             /// The index version a request must see: raised when a change affects this query.
             var requiredVersion: UInt64
+            /// A request is computing the result; identical requests wait for it here.
+            var computing = false
+            var waiters: [@Sendable (SearchPayload) -> Void] = []
+            /// The live Driver, made for the first live subscriber.
+            var live: LiveQuery?
+
+            /// The latest result, if no change since has affected it.
+            var fresh: SearchPayload? {
+                guard let latest, latest.indexVersion >= requiredVersion else { return nil }
+                return latest
+            }
         }
 
-        let query: SearchQuery
-        /// Parsed once: every write tests every cached query with it.
+        let query: PreparedQuery
+        /// Every write tests every cached query with it.
         let matcher: QueryMatcher
         let key: String
-        let refresh = PublishRelay<Void>()
         let state: Locked<State>
+
+        init(query: PreparedQuery, now: UInt64, version: UInt64) {
+            self.query = query
+            matcher = QueryMatcher(query)
+            key = query.key
+            state = Locked(State(lastAccess: now, latest: nil, requiredVersion: version))
+        }
+
+        /// Out of the cache: the live Driver's keep-alive ends (its clients keep their own subscriptions).
+        func retire() {
+            let live = state.withLock { state in
+                defer { state.live = nil }  // the live chain refers to this entry
+                return state.live
+            }
+            live?.keepAlive.dispose()
+        }
+    }
+
+    /// The Rx side of a live query: refreshed by writes, replaying the latest result.
+    private final class LiveQuery: Sendable {
+        let refresh = PublishRelay<Void>()
         let driver: Driver<SearchPayload>
         let keepAlive = SingleAssignmentDisposable()
 
-        init(query: SearchQuery, key: String, now: UInt64, version: UInt64, compute: @escaping @Sendable (SearchQuery) -> SearchPayload) {
-            self.query = query
-            matcher = QueryMatcher(query)
-            self.key = key
-            let state = Locked(State(lastAccess: now, latest: nil, requiredVersion: version))
-            self.state = state
+        init(state: Locked<Entry.State>, compute: @escaping @Sendable () -> SearchPayload) {
             let lastGood = Observable<SearchPayload>.deferred {
                 state.withLock { $0.latest }.map { .just($0) } ?? .empty()
             }
             driver = refresh.asObservable()
                 .startWith(())
                 .flatMapLatest { _ in
-                    Observable<SearchPayload>.deferred { .just(compute(query)) }.catch { _ in lastGood }
+                    // The first value may be one a request computed already.
+                    Observable<SearchPayload>.deferred { .just(state.withLock { $0.fresh } ?? compute()) }
+                        .catch { _ in lastGood }
                 }
                 .asDriver(onErrorDriveWith: lastGood.asDriver(onErrorDriveWith: .empty()))
         }
 
-        func start() {
-            keepAlive.setDisposable(driver.drive(onNext: { [state] payload in
-                state.withLock { $0.latest = payload }
+        func start(_ state: Locked<Entry.State>) {
+            keepAlive.setDisposable(driver.drive(onNext: { payload in
+                state.withLock { state in
+                    if (state.latest?.indexVersion ?? 0) <= payload.indexVersion { state.latest = payload }
+                }
             }))
         }
     }
@@ -76,7 +108,7 @@ final class SearchLookups: Sendable {
 
     deinit {
         sweeper.cancel()
-        for entry in entries.withLock({ Array($0.values) }) { entry.keepAlive.dispose() }
+        for entry in entries.withLock({ Array($0.values) }) { entry.retire() }
     }
 
     /// Applies reloaded limits.
@@ -85,22 +117,86 @@ final class SearchLookups: Sendable {
     }
 
     /// The live Driver of `query`'s result: the current value at once, then each change to it.
+    func driver(for query: PreparedQuery) -> Driver<SearchPayload> {
+        let entry = entry(for: query)
+        let (live, created) = entry.state.withLock { state -> (LiveQuery, Bool) in
+            if let live = state.live { return (live, false) }
+            let live = LiveQuery(state: entry.state) { [self] in compute(query) }
+            state.live = live
+            return (live, true)
+        }
+        if created { live.start(entry.state) }  // outside the lock: starting computes
+        return live.driver
+    }
+
     func driver(for query: SearchQuery) -> Driver<SearchPayload> {
-        entry(for: query).entry.driver
+        driver(for: PreparedQuery(query))
     }
 
     /// The current result of `query` as a Single: replayed when cached, computed once for all
     /// concurrent callers otherwise, and never older than the last write that affected it.
     func first(_ query: SearchQuery) -> Single<SearchPayload> {
-        Single.deferred { [self] in
-            let (entry, outcome) = entry(for: query)
-            metrics.lookup(outcome)
-            let required = entry.state.withLock { $0.requiredVersion }
-            return entry.driver.asObservable()
-                .filter { $0.indexVersion >= required }
-                .take(1)
-                .asSingle()
+        first(PreparedQuery(query))
+    }
+
+    /// The same for a query normalized once for its key, its matcher and its search.
+    func first(_ query: PreparedQuery) -> Single<SearchPayload> {
+        Single.create { [self] observer in
+            serve(entry(for: query), observer)
+            return Disposables.create()
         }
+    }
+
+    private enum Step { case hit(SearchPayload), wait, compute }
+
+    private func serve(_ entry: Entry, _ observer: @escaping @Sendable (SingleEvent<SearchPayload>) -> Void) {
+        let step = entry.state.withLock { state -> Step in
+            if let fresh = state.fresh { return .hit(fresh) }
+            if state.computing {
+                state.waiters.append { observer(.success($0)) }
+                return .wait
+            }
+            state.computing = true
+            return .compute
+        }
+        switch step {
+        case .hit(let payload):
+            metrics.lookup(.hit)
+            observer(.success(payload))
+        case .wait:
+            metrics.lookup(.coalesced)
+        case .compute:
+            metrics.lookup(.miss)
+            observer(.success(computeForWaiters(entry)))
+        }
+    }
+
+    /// Computes on the calling thread until the result is fresh (a write may land meanwhile),
+    /// then hands it to the requests that waited.
+    private func computeForWaiters(_ entry: Entry) -> SearchPayload {
+        while true {
+            let payload = compute(entry.query)
+            let waiters = entry.state.withLock { state -> [@Sendable (SearchPayload) -> Void]? in
+                if (state.latest?.indexVersion ?? 0) <= payload.indexVersion { state.latest = payload }
+                guard payload.indexVersion >= state.requiredVersion else { return nil }
+                state.computing = false
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            guard let waiters else { continue }
+            for waiter in waiters { waiter(payload) }
+            return payload
+        }
+    }
+
+    private func compute(_ query: PreparedQuery) -> SearchPayload {
+        metrics.computation()
+        computations.add(1, ordering: .relaxed)
+        let version = index.version
+        let started = DispatchTime.now().uptimeNanoseconds
+        let result = index.search(query)
+        let micros = Int((DispatchTime.now().uptimeNanoseconds &- started) / 1000)
+        return SearchPayload(result: result, indexVersion: version, computeMicroseconds: micros)
     }
 
     /// Marks and refreshes every cached query that `change` could alter.
@@ -115,8 +211,12 @@ final class SearchLookups: Sendable {
         // snapshot computes on the changed index already; one evicted meanwhile refreshes for nobody.
         let cached = entries.withLock { Array($0.values) }
         for entry in cached where candidates.contains(where: entry.matcher.matches) {
-            entry.state.withLock { $0.requiredVersion = max($0.requiredVersion, version) }
-            entry.refresh.accept(())
+            let live = entry.state.withLock { state in
+                state.requiredVersion = max(state.requiredVersion, version)
+                return state.live
+            }
+            // A live query recomputes now; any other cached one when it is next asked for.
+            live?.refresh.accept(())
         }
     }
 
@@ -126,32 +226,19 @@ final class SearchLookups: Sendable {
     /// Number of cached queries.
     var count: Int { entries.withLock { $0.count } }
 
-    private func entry(for query: SearchQuery) -> (entry: Entry, outcome: Outcome) {
+    private func entry(for query: PreparedQuery) -> Entry {
         let now = DispatchTime.now().uptimeNanoseconds
-        let key = query.normalizedKey
-        let (entry, outcome, evicted): (Entry, Outcome, [Entry]) = entries.withLock { entries in
-            if let existing = entries[key] {
-                let hasValue = existing.state.withLock { state in
-                    state.lastAccess = now
-                    return state.latest != nil
-                }
-                return (existing, hasValue ? .hit : .coalesced, [])
+        let (entry, evicted): (Entry, [Entry]) = entries.withLock { entries in
+            if let existing = entries[query.key] {
+                existing.state.withLock { $0.lastAccess = now }
+                return (existing, [])
             }
-            let created = Entry(query: query, key: key, now: now, version: index.version) { [self] query in
-                metrics.computation()
-                computations.add(1, ordering: .relaxed)
-                let version = index.version
-                let started = DispatchTime.now().uptimeNanoseconds
-                let result = index.search(query)
-                let micros = Int((DispatchTime.now().uptimeNanoseconds &- started) / 1000)
-                return SearchPayload(result: result, indexVersion: version, computeMicroseconds: micros)
-            }
-            entries[key] = created
-            return (created, .miss, evictOverflow(&entries))
+            let created = Entry(query: query, now: now, version: index.version)
+            entries[query.key] = created
+            return (created, evictOverflow(&entries))
         }
-        for old in evicted { old.keepAlive.dispose() }
-        if outcome == .miss { entry.start() }
-        return (entry, outcome)
+        for old in evicted { old.retire() }
+        return entry
     }
 
     /// Removes the least recently used tenth beyond the size bound; returns them to dispose outside the lock.
@@ -178,6 +265,6 @@ final class SearchLookups: Sendable {
             for entry in expired { entries[entry.key] = nil }
             return expired
         }
-        for entry in expired { entry.keepAlive.dispose() }
+        for entry in expired { entry.retire() }
     }
 }

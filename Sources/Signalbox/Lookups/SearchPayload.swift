@@ -34,16 +34,16 @@ struct SearchPayload: Sendable {
     func body(tookMicroseconds: Int) -> [UInt8] {
         var json = JSONWriter(capacity: hitsJSON.count + query.utf8.count + 64)
         json.raw("{")
-        json.key("query")
+        json.plainKey("query")
         json.string(query)
         json.raw(",")
-        json.key("total")
+        json.plainKey("total")
         json.number(total)
         json.raw(",")
-        json.key("took_us")
+        json.plainKey("took_us")
         json.number(tookMicroseconds)
         json.raw(",")
-        json.key("hits")
+        json.plainKey("hits")
         json.raw(hitsJSON)
         json.raw("}")
         return json.bytes
@@ -58,12 +58,13 @@ struct SearchPayload: Sendable {
             if position > 0 { json.raw(",") }
             let document = hit.document
             json.raw("{")
-            json.key("attributes")
+            json.plainKey("attributes")
             json.raw("{")
-            for (index, key) in document.attributes.keys.sorted().enumerated() {
+            // Pairs sorted by key: no lookup per key.
+            for (index, (key, value)) in document.attributes.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { json.raw(",") }
                 json.key(key)
-                switch document.attributes[key]! {
+                switch value {
                 case .string(let value): json.string(value)
                 case .int(let value): json.number(value)
                 case .double(let value): json.number(value)
@@ -71,7 +72,7 @@ struct SearchPayload: Sendable {
                 }
             }
             json.raw("},")
-            json.key("highlight")
+            json.plainKey("highlight")
             json.raw("[")
             for (index, range) in hit.highlight.enumerated() {
                 if index > 0 { json.raw(",") }
@@ -83,13 +84,13 @@ struct SearchPayload: Sendable {
                 json.raw("]")
             }
             json.raw("],")
-            json.key("id")
+            json.plainKey("id")
             json.string(document.id)
             json.raw(",")
-            json.key("name")
+            json.plainKey("name")
             json.string(document.name)
             json.raw(",")
-            json.key("rank")
+            json.plainKey("rank")
             if let whole = Document.wholeRank(document.rank) {
                 json.number(whole)
             } else {

@@ -11,7 +11,18 @@ public enum ServiceRunner {
     public static func run(_ source: SettingsSource) async throws {
         let environment = ProcessInfo.processInfo.environment
         let settings = try await source.load(environment: environment)
-        LogSetup.bootstrap(format: settings.logFormat, level: settings.logLevel)
+        LogSetup.bootstrap(format: settings.logFormat, level: settings.logLevel, queueLines: settings.logQueueLines)
+        do {
+            try await serve(settings, source: source)
+        } catch {
+            await LogSetup.flush()
+            throw error
+        }
+        // Log lines are written in batches by the log writer: every one logged so far goes out before exit.
+        await LogSetup.flush()
+    }
+
+    private static func serve(_ settings: Settings, source: SettingsSource) async throws {
         let logger = Logger(label: "signalbox")
         let service = try await SignalboxService(settings: settings, logger: logger)
         try await service.catchUp()  // a cluster replica serves only once it has every change

@@ -22,6 +22,18 @@ struct JSONWriter {
 
     /// A string literal, escaped as RFC 8259 requires (quote, backslash, control characters).
     mutating func string(_ value: String) {
+        // Most strings need no escape: one copy of their bytes instead of one append per byte.
+        let copied = value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if copied != true { escaped(value) }
+    }
+
+    private mutating func escaped(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
@@ -48,12 +60,34 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: ":"))
     }
 
+    /// A key known to need no escape (a literal of the caller's), followed by its colon.
+    mutating func plainKey(_ name: StaticString) {
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
     mutating func number(_ value: Int64) {
-        bytes.append(contentsOf: String(value).utf8)
+        // Digits written in place: no String per number.
+        var magnitude = value.magnitude
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+        }
     }
 
     mutating func number(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
+        number(Int64(value))
     }
 
     /// The shortest text that reads back as `value`, like `JSONEncoder` ("1" for 1.0);

@@ -6,6 +6,7 @@ import Search
 // Environment: SEARCH_PASSES (passes over the workload, default 5), PROBE_PASSES (default 50),
 // SEARCH_SAMPLES=path (writes each query's fastest thread CPU time in ns, tab-separated),
 // SEARCH_RESULTS=path (writes each query's total, hit ids and highlights: compare two versions),
+// SEARCH_QUERIES=path (the queries, one a line, instead of the keystroke workload),
 // SEARCH_WAIT=1 (waits for a line on standard input before the timed passes: scripts/profile-search
 // turns callgrind's instrumentation on there, so that loading and building run at full speed).
 let probeStart = CommandLine.arguments.firstIndex(of: "--probe") ?? CommandLine.arguments.endIndex
@@ -54,8 +55,15 @@ say(String(format: "resident memory: %.0f MiB at start, %.0f MiB with documents 
              memoryAtStart.resident, memoryAfterLoad.resident, memoryAfterBuild.resident,
              memoryAfterBuild.resident - memoryAfterLoad.resident, memoryAfterBuild.peak))
 
-let workload = Workload.queries(from: documents)
-say("workload: \(workload.queries.count) queries (every prefix of \(workload.names.count) city names, a third also with a transposition typo)")
+var workload = Workload.queries(from: documents)
+if let path = ProcessInfo.processInfo.environment["SEARCH_QUERIES"],
+   let text = try? String(contentsOfFile: path, encoding: .utf8) {
+    // Another query list, one a line (Benchmarks/Service/search-instructions.sh: the HTTP load's queries).
+    workload.queries = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    say("workload: \(workload.queries.count) queries from \(path)")
+} else {
+    say("workload: \(workload.queries.count) queries (every prefix of \(workload.names.count) city names, a third also with a transposition typo)")
+}
 
 // Our engine: warm up (recording the results if asked), then 5 passes.
 var results = ""
