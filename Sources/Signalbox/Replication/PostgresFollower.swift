@@ -59,9 +59,11 @@ final class PostgresFollower: Sendable {
     func catchUpNow() async throws {
         var cursor = applier.applied.value
         while true {
-            let (head, changes) = try await store.changes(after: max(cursor, applier.applied.value), limit: batch)
-            metrics.headSeen(head)
+            // Read once: the applier moves on meanwhile (this replica's own commits), and the
+            // log is checked for contiguity against the position the query asked from.
             let from = max(cursor, applier.applied.value)
+            let (head, changes) = try await store.changes(after: from, limit: batch)
+            metrics.headSeen(head)
             guard head > from else { return }
             guard let first = changes.first, first.sequence == from + 1 else {
                 // Pruned from the log: the documents table has the latest of each.

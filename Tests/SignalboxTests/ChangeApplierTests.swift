@@ -1,0 +1,72 @@
+import Foundation
+import Rx
+import Search
+import Testing
+@testable import Signalbox
+
+/// The applier keeps a replica exactly in the store's order, whatever order changes arrive in.
+@Suite struct ChangeApplierTests {
+    struct Replica {
+        let index = SearchIndex(documents: [Document(id: "base", name: "Baseville")])
+        let feed = ChangeFeed(lastSequence: 0, capacity: 100)
+        let applier: ChangeApplier
+
+        init() {
+            let lookups = SearchLookups(index: index, maxEntries: 10, ttl: 60, metrics: ServiceMetrics())
+            applier = ChangeApplier(index: index, lookups: lookups, feed: feed, metrics: ServiceMetrics(), applied: 0)
+        }
+    }
+
+    static func upsert(_ sequence: Int64, _ id: String) -> ChangeApplier.Change {
+        ChangeApplier.Change(sequence: sequence, id: id, document: Document(id: id, name: "Town \(id)"), body: nil)
+    }
+
+    /// Completes when the replica has applied `sequence` (no sleeping: awaits the relay).
+    static func applied(_ replica: Replica, _ sequence: Int64) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            _ = replica.applier.applied.asObservable().filter { $0 >= sequence }.take(1)
+                .subscribe(onCompleted: { done.resume() })
+        }
+    }
+
+    @Test func changesArrivingOutOfOrderAreAppliedInOrderOnceEach() async {
+        let replica = Replica()
+        let gaps = Locked(0)
+        replica.applier.onGap { gaps.withLock { $0 += 1 } }
+        // The position, then the four changes.
+        let items = await firstItems(5, of: replica.feed.stream(from: .now)) {
+            replica.applier.offer([Self.upsert(3, "c"), Self.upsert(2, "b")])
+            replica.applier.offer([Self.upsert(2, "b")])  // again: ignored
+            replica.applier.offer([Self.upsert(1, "a"), Self.upsert(4, "d")])
+        }
+        await Self.applied(replica, 4)
+        let sequences: [Int64] = items.compactMap { item in
+            if case .change(let change) = item { return change.sequence }
+            return nil
+        }
+        #expect(sequences == [1, 2, 3, 4])
+        #expect(replica.index.document(id: "c")?.name == "Town c")
+        #expect(gaps.withLock { $0 } >= 1)
+    }
+
+    @Test func catchingUpPastTheLogResetsTheFeedsClients() async {
+        let replica = Replica()
+        let items = await firstItems(2, of: replica.feed.stream(from: .now)) {
+            replica.applier.catchUp(
+                to: 40, documents: [Self.upsert(17, "x"), ChangeApplier.Change(sequence: 39, id: "base", document: nil, body: nil)])
+        }
+        await Self.applied(replica, 40)
+        #expect(replica.index.document(id: "x") != nil && replica.index.document(id: "base") == nil)
+        #expect(items.last == .reset(lastSequence: 40))
+    }
+
+    @Test func aReadHeldForASequenceNumberFailsAfterItsWait() async {
+        let replica = Replica()
+        let timedOut: Bool = await withCheckedContinuation { done in
+            _ = replica.applier.applied(atLeast: 5, within: .milliseconds(20)).subscribe { event in
+                if case .error(let error) = event { done.resume(returning: error is NotAppliedInTime) } else { done.resume(returning: false) }
+            }
+        }
+        #expect(timedOut)
+    }
+}
