@@ -21,7 +21,6 @@ final private class AmbObserver<Observer: ObserverType>: ObserverType {
 
     private let parent: AmbSink<Observer>
     private let isLeft: Bool
-    let subscription = SingleAssignmentDisposable()
 
     init(parent: AmbSink<Observer>, isLeft: Bool) {
         self.parent = parent
@@ -38,15 +37,14 @@ final private class AmbSink<Observer: ObserverType>: Sink<Observer>, @unchecked 
 
     private let lock = RecursiveLock()
     private var choice = AmbState.neither
-    private var left: AmbObserver<Observer>!
-    private var right: AmbObserver<Observer>!
+    // The sink holds only the subscriptions: the observers hold the sink.
+    private let leftSubscription = SingleAssignmentDisposable()
+    private let rightSubscription = SingleAssignmentDisposable()
 
     func run(left leftSource: Observable<Element>, right rightSource: Observable<Element>) -> Disposable {
-        left = AmbObserver(parent: self, isLeft: true)
-        right = AmbObserver(parent: self, isLeft: false)
-        let disposeAll = Disposables.create(left.subscription, right.subscription)
-        left.subscription.setDisposable(leftSource.subscribe(left))
-        right.subscription.setDisposable(rightSource.subscribe(right))
+        let disposeAll = Disposables.create(leftSubscription, rightSubscription)
+        leftSubscription.setDisposable(leftSource.subscribe(AmbObserver(parent: self, isLeft: true)))
+        rightSubscription.setDisposable(rightSource.subscribe(AmbObserver(parent: self, isLeft: false)))
         return disposeAll
     }
 
@@ -55,7 +53,7 @@ final private class AmbSink<Observer: ObserverType>: Sink<Observer>, @unchecked 
             let side: AmbState = fromLeft ? .left : .right
             if choice == .neither {
                 choice = side
-                (fromLeft ? right : left)?.subscription.dispose()
+                (fromLeft ? rightSubscription : leftSubscription).dispose()
             }
             guard choice == side else { return }
             forwardOn(event)

@@ -317,3 +317,12 @@ extension InfallibleType {
         Infallible<[Element]>(Observable.zip(collection.map { $0.asObservable() }))
     }
 }
+
+// MARK: - Debug
+
+extension InfallibleType {
+    /// Prints every subscription, event and disposal (see `ObservableType.debug`).
+    public func debug(_ identifier: String? = nil, trimOutput: Bool = false, file: String = #file, line: UInt = #line, function: String = #function) -> Infallible<Element> {
+        Infallible(asObservable().debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
+    }
+}

@@ -145,3 +145,10 @@ extension SharedSequence {
         SharedSequence(Observable.zip(sources.map { $0.asObservable() }))
     }
 }
+
+extension SharedSequenceConvertibleType {
+    /// Prints every subscription, event and disposal (see `ObservableType.debug`).
+    public func debug(_ identifier: String? = nil, trimOutput: Bool = false, file: String = #file, line: UInt = #line, function: String = #function) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(raw: asObservable().debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
+    }
+}
