@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Process-wide hooks, as RxSwift's `Hooks`.
 public enum Hooks {
@@ -24,10 +25,11 @@ public enum Hooks {
             return []
             #endif
         }
-        var recordCallStackOnError = false
     }
 
     private static let state = Locked(State())
+    // Atomic: read at every subscription without a handler for errors.
+    private static let recordsCallStack = Atomic<Bool>(false)
 
     /// Called for an error that reaches a `subscribe` without an error handler
     /// (`subscribe(onNext:)`, a `Single` subscribed without `onFailure`, ...).
@@ -44,8 +46,8 @@ public enum Hooks {
 
     /// Whether subscriptions record their call stack for `defaultErrorHandler` (costly; off by default).
     public static var recordCallStackOnError: Bool {
-        get { state.withLock { $0.recordCallStackOnError } }
-        set { state.withLock { $0.recordCallStackOnError = newValue } }
+        get { recordsCallStack.load(ordering: .relaxed) }
+        set { recordsCallStack.store(newValue, ordering: .relaxed) }
     }
 
     /// The call stack to hand `defaultErrorHandler` later, if recording is on.
