@@ -99,6 +99,14 @@ final private class SubscribeObserver<Element>: ObserverBase<Element>, @unchecke
 /// An error handler that reports to `Hooks.defaultErrorHandler`, with the subscription's
 /// call stack when `Hooks.recordCallStackOnError` is on.
 func unhandledErrorReporter() -> (Swift.Error) -> Void {
+    if !Hooks.recordCallStackOnError {
+        // Shared: no closure is allocated per subscription on the common path.
+        return reportUnhandledWithoutCallStack
+    }
     let callStack = Hooks.captureSubscriptionCallStack()
     return { error in Hooks.reportUnhandled(error, callStack: callStack) }
+}
+
+private let reportUnhandledWithoutCallStack: @Sendable (Swift.Error) -> Void = { error in
+    Hooks.reportUnhandled(error, callStack: [])
 }
