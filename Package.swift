@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "Rx", targets: ["Rx"]),
         .library(name: "RxTest", targets: ["RxTest"]),
+        .library(name: "RxBlocking", targets: ["RxBlocking"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Signalbox", targets: ["Signalbox"]),
@@ -29,6 +30,7 @@ let package = Package(
         // Reactive core and traits (RxSwift 6 names). No dependencies.
         .target(name: "Rx"),
         .target(name: "RxTest", dependencies: ["Rx"]),
+        .target(name: "RxBlocking", dependencies: ["Rx"]),
 
         // HTTP/1.1 server over POSIX sockets and Dispatch.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -71,6 +73,7 @@ let package = Package(
         ),
 
         .testTarget(name: "RxTests", dependencies: ["Rx", "RxTest"]),
+        .testTarget(name: "RxBlockingTests", dependencies: ["Rx", "RxBlocking"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Rx", "RxTest", "COpenSSL"]),
         .testTarget(name: "SearchTests", dependencies: ["Search"], resources: [.copy("Resources")]),
         .testTarget(name: "SignalboxTests", dependencies: ["Signalbox", "Rx", "RxTest", "HTTP", "Search"]),

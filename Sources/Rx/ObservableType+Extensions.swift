@@ -17,6 +17,8 @@ extension ObservableType {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
+        // Without an error handler, an error goes to `Hooks.defaultErrorHandler` (as in RxSwift).
+        let onError = onError ?? unhandledErrorReporter()
         guard let onDisposed else {
             // Nothing to run on disposal: the subscription alone will do.
             let observer = SubscribeObserver<Element>(onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: Disposables.create())
@@ -92,4 +94,19 @@ final private class SubscribeObserver<Element>: ObserverBase<Element>, @unchecke
     }
 
     deinit { Resources.decrementTotal() }
+}
+
+/// An error handler that reports to `Hooks.defaultErrorHandler`, with the subscription's
+/// call stack when `Hooks.recordCallStackOnError` is on.
+func unhandledErrorReporter() -> (Swift.Error) -> Void {
+    if !Hooks.recordCallStackOnError {
+        // Shared: no closure is allocated per subscription on the common path.
+        return reportUnhandledWithoutCallStack
+    }
+    let callStack = Hooks.captureSubscriptionCallStack()
+    return { error in Hooks.reportUnhandled(error, callStack: callStack) }
+}
+
+private let reportUnhandledWithoutCallStack: @Sendable (Swift.Error) -> Void = { error in
+    Hooks.reportUnhandled(error, callStack: [])
 }

@@ -44,3 +44,12 @@ struct UnsafeTransfer<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// Stops a debug build with `message`; release builds carry on (RxSwift's `rxFatalErrorInDebug`).
+func rxFatalErrorInDebug(_ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) {
+    #if DEBUG
+    fatalError(message(), file: file, line: line)
+    #else
+    print("\(file):\(line): \(message())")
+    #endif
+}

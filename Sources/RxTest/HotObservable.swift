@@ -10,8 +10,9 @@ final class HotObservable<Element>: TestableObservable<Element>, @unchecked Send
         super.init(testScheduler: testScheduler, recordedEvents: recordedEvents)
 
         for recordedEvent in recordedEvents {
-            testScheduler.scheduleAt(recordedEvent.time) { [weak self] in
-                guard let self else { return }
+            // Held strongly, as in RxTest: the scheduler keeps a hot observable alive
+            // until its last recorded event has happened.
+            testScheduler.scheduleAt(recordedEvent.time) {
                 for entry in self.observers {
                     entry.observer.on(recordedEvent.value)
                 }

@@ -7,8 +7,10 @@ extension ObservableType {
     }
 
     /// Concatenates all observable sequences in the given sequence, as long as the previous observable sequence terminated successfully.
+    ///
+    /// The sequence is iterated lazily, one source at a time, so it may be infinite.
     public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element> where Sequence.Element == Observable<Element> {
-        Concat(sources: Array(sequence))
+        Concat(makeSources: { AnyIterator(sequence.makeIterator()) })
     }
 
     /// Concatenates all observable sequences in the given collection, as long as the previous observable sequence terminated successfully.
@@ -27,12 +29,11 @@ extension ObservableType {
 final private class ConcatSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
-    private let sources: [Observable<Element>]
-    private var index = 0
+    private var sources: AnyIterator<Observable<Element>>
     private let wip = Atomic<Int>(0)
     private let current = SerialDisposable()
 
-    init(sources: [Observable<Element>], observer: Observer, cancel: Cancelable) {
+    init(sources: AnyIterator<Observable<Element>>, observer: Observer, cancel: Cancelable) {
         self.sources = sources
         super.init(observer: observer, cancel: cancel)
     }
@@ -46,13 +47,11 @@ final private class ConcatSink<Observer: ObserverType>: Sink<Observer>, Observer
         if wip.add(1, ordering: .acquiringAndReleasing).oldValue != 0 { return }
         repeat {
             if isDisposed { return }
-            if index >= sources.count {
+            guard let source = sources.next() else {
                 forwardOn(.completed)
                 dispose()
                 return
             }
-            let source = sources[index]
-            index += 1
             let subscription = SingleAssignmentDisposable()
             current.disposable = subscription
             subscription.setDisposable(source.subscribe(self))
@@ -67,20 +66,32 @@ final private class ConcatSink<Observer: ObserverType>: Sink<Observer>, Observer
             forwardOn(event)
             dispose()
         case .completed:
-            subscribeNext()
+            // Through the trampoline, as RxSwift's tail-recursive sink: when the sources
+            // complete synchronously, the next one is subscribed after the outermost
+            // `subscribe` has returned, so a downstream `take` can dispose an endless concat.
+            _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+                self.subscribeNext()
+                return Disposables.create()
+            }
         }
     }
 }
 
 final private class Concat<Element>: Producer<Element>, @unchecked Sendable {
-    private let sources: [Observable<Element>]
+    // `@unchecked`: the iterator factory is called once per subscription; it captures an
+    // immutable sequence, as RxSwift's `Concat` does.
+    private let makeSources: () -> AnyIterator<Observable<Element>>
 
     init(sources: [Observable<Element>]) {
-        self.sources = sources
+        makeSources = { AnyIterator(sources.makeIterator()) }
+    }
+
+    init(makeSources: @escaping () -> AnyIterator<Observable<Element>>) {
+        self.makeSources = makeSources
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = ConcatSink(sources: sources, observer: observer, cancel: cancel)
+        let sink = ConcatSink(sources: makeSources(), observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
     }

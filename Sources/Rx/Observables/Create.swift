@@ -15,13 +15,24 @@ final private class AnonymousObservableSink<Observer: ObserverType>: Sink<Observ
     typealias Parent = AnonymousObservable<Element>
 
     private let isStopped = Atomic<Bool>(false)
+    #if DEBUG
+    private let synchronizationTracker = SynchronizationTracker()
+    #endif
 
     func onNext(_ element: Element) {
+        #if DEBUG
+        synchronizationTracker.register()
+        defer { synchronizationTracker.unregister() }
+        #endif
         if isStopped.load(ordering: .relaxed) { return }
         forwardNext(element)
     }
 
     func on(_ event: Event<Element>) {
+        #if DEBUG
+        synchronizationTracker.register()
+        defer { synchronizationTracker.unregister() }
+        #endif
         switch event {
         case .next:
             if isStopped.load(ordering: .relaxed) { return }

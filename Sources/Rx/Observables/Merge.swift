@@ -5,6 +5,14 @@ extension ObservableType {
     }
 }
 
+extension ObservableType {
+    /// Projects each element to an observable sequence and merges the results, ignoring
+    /// elements that arrive while a projected sequence is still running.
+    public func flatMapFirst<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source) -> Observable<Source.Element> {
+        FlatMapFirst(source: asObservable(), selector: selector)
+    }
+}
+
 extension ObservableType where Element: ObservableConvertibleType {
     /// Merges elements from all observable sequences in the given enumerable sequence into a single observable sequence.
     public func merge() -> Observable<Element.Element> {
@@ -181,6 +189,42 @@ private final class FlatMapSink<SourceElement, SourceSequence: ObservableConvert
 
     override func performMap(_ element: SourceElement) throws -> SourceSequence {
         try selector(element)
+    }
+}
+
+/// Subscribes an inner sequence only when none is running.
+private final class FlatMapFirstSink<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: MergeSink<SourceElement, SourceSequence, Observer>, @unchecked Sendable where Observer.Element == SourceSequence.Element {
+    typealias Selector = (SourceElement) throws -> SourceSequence
+
+    private let selector: Selector
+
+    override var subscribeNext: Bool { activeCount == 0 }
+
+    init(selector: @escaping Selector, observer: Observer, cancel: Cancelable) {
+        self.selector = selector
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    override func performMap(_ element: SourceElement) throws -> SourceSequence {
+        try selector(element)
+    }
+}
+
+final private class FlatMapFirst<SourceElement, SourceSequence: ObservableConvertibleType>: Producer<SourceSequence.Element>, @unchecked Sendable {
+    typealias Selector = (SourceElement) throws -> SourceSequence
+
+    private let source: Observable<SourceElement>
+    private let selector: Selector
+
+    init(source: Observable<SourceElement>, selector: @escaping Selector) {
+        self.source = source
+        self.selector = selector
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceSequence.Element {
+        let sink = FlatMapFirstSink(selector: selector, observer: observer, cancel: cancel)
+        let subscription = sink.run(source)
+        return (sink: sink, subscription: subscription)
     }
 }
 

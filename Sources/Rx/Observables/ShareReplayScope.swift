@@ -53,21 +53,78 @@ private final class ShareWhileConnectedConnection<Element>: ObserverType, Synchr
         Resources.incrementTotal()
     }
 
+    private var delivery = DeliveryQueue<Element>()
+
     func on(_ event: Event<Element>) {
         lock.lock()
-        defer { lock.unlock() }
-        if disposed { return }
-        switch event {
-        case .next(let element):
-            if parent.replay > 0 {
-                if buffer.count == parent.replay { _ = buffer.dequeue() }
-                buffer.enqueue(element)
+        let entry = delivery.enter(event)
+        if entry == .queued {
+            lock.unlock()
+            return
+        }
+        deliver(event, draining: entry == .owner)
+    }
+
+    func onNext(_ element: Element) {
+        lock.lock()
+        guard delivery.isIdle else {
+            lock.unlock()
+            on(.next(element))
+            return
+        }
+        if disposed {
+            lock.unlock()
+            return
+        }
+        delivery.own()
+        append(element)
+        let current = observers.items
+        lock.unlock()
+        dispatchNext(current, element)
+        lock.lock()
+        guard let next = delivery.next() else {
+            lock.unlock()
+            return
+        }
+        deliver(next, draining: true)
+    }
+
+    /// Under the lock: keeps `element` for late subscribers.
+    private func append(_ element: Element) {
+        if parent.replay > 0 {
+            if buffer.count == parent.replay { _ = buffer.dequeue() }
+            buffer.enqueue(element)
+        }
+    }
+
+    /// Delivers `first` (and, when `draining`, events other threads queued meanwhile), as
+    /// the subjects do: called with the lock held, returns with it released, and observers
+    /// run outside it.
+    private func deliver(_ first: Event<Element>, draining: Bool) {
+        var event = first
+        while true {
+            if disposed {
+                if draining { delivery.finish() }
+                lock.unlock()
+                return
             }
-            dispatchNext(observers.items, element)
-        case .error, .completed:
-            let current = observers
-            synchronized_dispose()
-            dispatch(current.items, event)
+            let current = observers.items
+            switch event {
+            case .next(let element):
+                append(element)
+                lock.unlock()
+                dispatchNext(current, element)
+            case .error, .completed:
+                synchronized_dispose()
+                lock.unlock()
+                dispatch(current, event)
+            }
+            lock.lock()
+            guard draining, let next = delivery.next() else {
+                lock.unlock()
+                return
+            }
+            event = next
         }
     }
 
@@ -220,13 +277,18 @@ final private class ShareForever<Element>: Observable<Element>, @unchecked Senda
     }
 
     private func forward(_ event: Event<Element>, connectionId id: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        if id != connectionId || terminated { return }
-        if event.isStopEvent {
-            terminated = true
-            connection = nil
+        // The subject serializes and delivers outside its own lock; this lock only guards
+        // the connection state, and is not held while observers run.
+        let current: Bool = lock.performLocked {
+            if id != connectionId || terminated { return false }
+            if event.isStopEvent {
+                terminated = true
+                connection = nil
+            }
+            return true
         }
-        subjectObserver.on(event)
+        if current {
+            subjectObserver.on(event)
+        }
     }
 }

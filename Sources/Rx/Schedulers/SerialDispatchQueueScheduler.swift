@@ -39,6 +39,11 @@ public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
 
     /// Schedules an action to be executed asynchronously on the serial queue.
     public final func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        scheduleInternal(state, action: action)
+    }
+
+    /// The work of `schedule`; `MainScheduler` runs it inline when already on its queue.
+    func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         configuration.schedule(state, action: action)
     }
 

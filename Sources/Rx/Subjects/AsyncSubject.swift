@@ -27,29 +27,37 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
 
     /// Notifies all subscribed observers about next event.
     public func on(_ event: Event<Element>) {
+        // Only the terminal event is delivered, once: the state changes under the lock,
+        // the observers run outside it.
         lock.lock()
-        defer { lock.unlock() }
-        if isStopped { return }
+        if isStopped {
+            lock.unlock()
+            return
+        }
         switch event {
         case .next(let element):
             lastElement = element
+            lock.unlock()
         case .error:
             stoppedEvent = event
             isStopped = true
-            let current = observers
+            let current = observers.items
             observers.removeAll()
-            dispatch(current.items, event)
+            lock.unlock()
+            dispatch(current, event)
         case .completed:
             isStopped = true
-            let current = observers
+            let current = observers.items
             observers.removeAll()
             if let lastElement {
                 stoppedEvent = .next(lastElement)
-                dispatch(current.items, .next(lastElement))
-                dispatch(current.items, .completed)
+                lock.unlock()
+                dispatch(current, .next(lastElement))
+                dispatch(current, .completed)
             } else {
                 stoppedEvent = .completed
-                dispatch(current.items, .completed)
+                lock.unlock()
+                dispatch(current, .completed)
             }
         }
     }

@@ -10,6 +10,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     typealias Observers = Bag<AnyObserver<Element>>
 
     private let lock = RecursiveLock()
+    private var delivery = DeliveryQueue<Element>()
     private var disposed = false
     private var element: Element
     private var observers = Observers()
@@ -50,17 +51,67 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     /// Notifies all subscribed observers about next event.
     public func on(_ event: Event<Element>) {
         lock.lock()
-        defer { lock.unlock() }
-        if stoppedEvent != nil || disposed { return }
-        switch event {
-        case .next(let element):
-            self.element = element
-            dispatchNext(observers.items, element)
-        case .error, .completed:
-            stoppedEvent = event
-            let current = observers
-            observers.removeAll()
-            dispatch(current.items, event)
+        let entry = delivery.enter(event)
+        if entry == .queued {
+            lock.unlock()
+            return
+        }
+        deliver(event, draining: entry == .owner)
+    }
+
+    /// Notifies all subscribed observers about the next element.
+    public func onNext(_ element: Element) {
+        lock.lock()
+        guard delivery.isIdle else {
+            lock.unlock()
+            on(.next(element))
+            return
+        }
+        if stoppedEvent != nil || disposed {
+            lock.unlock()
+            return
+        }
+        delivery.own()
+        self.element = element
+        let current = observers.items
+        lock.unlock()
+        dispatchNext(current, element)
+        lock.lock()
+        guard let next = delivery.next() else {
+            lock.unlock()
+            return
+        }
+        deliver(next, draining: true)
+    }
+
+    /// Delivers `first` (and, when `draining`, the events other threads queued meanwhile).
+    /// Called with `lock` held; returns with it released. Observers run outside the lock.
+    private func deliver(_ first: Event<Element>, draining: Bool) {
+        var event = first
+        while true {
+            if stoppedEvent != nil || disposed {
+                if draining { delivery.finish() }
+                lock.unlock()
+                return
+            }
+            let current = observers.items
+            switch event {
+            case .next(let element):
+                self.element = element
+                lock.unlock()
+                dispatchNext(current, element)
+            case .error, .completed:
+                stoppedEvent = event
+                observers.removeAll()
+                lock.unlock()
+                dispatch(current, event)
+            }
+            lock.lock()
+            guard draining, let next = delivery.next() else {
+                lock.unlock()
+                return
+            }
+            event = next
         }
     }
 

@@ -14,6 +14,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     typealias Observers = Bag<AnyObserver<Element>>
 
     private let lock = RecursiveLock()
+    private var delivery = DeliveryQueue<Element>()
     private var disposed = false
     private var observers = Observers()
     private var stopped = false
@@ -37,26 +38,67 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// Notifies all subscribed observers about the next event.
     public func on(_ event: Event<Element>) {
         lock.lock()
-        defer { lock.unlock() }
-        if disposed || stopped { return }
-        switch event {
-        case .next(let element):
-            dispatchNext(observers.items, element)
-        case .completed, .error:
-            stoppedEvent = event
-            stopped = true
-            let current = observers
-            observers.removeAll()
-            dispatch(current.items, event)
+        let entry = delivery.enter(event)
+        if entry == .queued {
+            lock.unlock()
+            return
+        }
+        deliver(event, draining: entry == .owner)
+    }
+
+    /// Delivers `first` (and, when `draining`, the events other threads queued meanwhile).
+    /// Called with `lock` held; returns with it released. Observers run outside the lock.
+    private func deliver(_ first: Event<Element>, draining: Bool) {
+        var event = first
+        while true {
+            if disposed || stopped {
+                if draining { delivery.finish() }
+                lock.unlock()
+                return
+            }
+            let current = observers.items
+            switch event {
+            case .next(let element):
+                lock.unlock()
+                dispatchNext(current, element)
+            case .error, .completed:
+                stoppedEvent = event
+                stopped = true
+                observers.removeAll()
+                lock.unlock()
+                dispatch(current, event)
+            }
+            lock.lock()
+            guard draining, let next = delivery.next() else {
+                lock.unlock()
+                return
+            }
+            event = next
         }
     }
 
     /// Notifies all subscribed observers about the next element.
     public func onNext(_ element: Element) {
         lock.lock()
-        defer { lock.unlock() }
-        if disposed || stopped { return }
-        dispatchNext(observers.items, element)
+        guard delivery.isIdle else {
+            lock.unlock()
+            on(.next(element))
+            return
+        }
+        if disposed || stopped {
+            lock.unlock()
+            return
+        }
+        delivery.own()
+        let current = observers.items
+        lock.unlock()
+        dispatchNext(current, element)
+        lock.lock()
+        guard let next = delivery.next() else {
+            lock.unlock()
+            return
+        }
+        deliver(next, draining: true)
     }
 
     /// Subscribes an observer to the subject.

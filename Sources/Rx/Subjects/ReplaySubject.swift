@@ -10,6 +10,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     typealias Observers = Bag<AnyObserver<Element>>
 
     private let lock = RecursiveLock()
+    private var delivery = DeliveryQueue<Element>()
     private var disposed = false
     private var stopped = false
     private var stoppedEvent: Event<Element>?
@@ -49,21 +50,76 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     /// Notifies all subscribed observers about next event.
     public func on(_ event: Event<Element>) {
         lock.lock()
-        defer { lock.unlock() }
-        if disposed || stopped { return }
-        switch event {
-        case .next(let element):
-            queue.enqueue(element)
-            if let bufferSize {
-                while queue.count > bufferSize { _ = queue.dequeue() }
+        let entry = delivery.enter(event)
+        if entry == .queued {
+            lock.unlock()
+            return
+        }
+        deliver(event, draining: entry == .owner)
+    }
+
+    /// Notifies all subscribed observers about the next element.
+    public func onNext(_ element: Element) {
+        lock.lock()
+        guard delivery.isIdle else {
+            lock.unlock()
+            on(.next(element))
+            return
+        }
+        if disposed || stopped {
+            lock.unlock()
+            return
+        }
+        delivery.own()
+        enqueue(element)
+        let current = observers.items
+        lock.unlock()
+        dispatchNext(current, element)
+        lock.lock()
+        guard let next = delivery.next() else {
+            lock.unlock()
+            return
+        }
+        deliver(next, draining: true)
+    }
+
+    /// Delivers `first` (and, when `draining`, the events other threads queued meanwhile).
+    /// Called with `lock` held; returns with it released. Observers run outside the lock.
+    private func deliver(_ first: Event<Element>, draining: Bool) {
+        var event = first
+        while true {
+            if disposed || stopped {
+                if draining { delivery.finish() }
+                lock.unlock()
+                return
             }
-            dispatchNext(observers.items, element)
-        case .error, .completed:
-            stoppedEvent = event
-            stopped = true
-            let current = observers
-            observers.removeAll()
-            dispatch(current.items, event)
+            let current = observers.items
+            switch event {
+            case .next(let element):
+                enqueue(element)
+                lock.unlock()
+                dispatchNext(current, element)
+            case .error, .completed:
+                stoppedEvent = event
+                stopped = true
+                observers.removeAll()
+                lock.unlock()
+                dispatch(current, event)
+            }
+            lock.lock()
+            guard draining, let next = delivery.next() else {
+                lock.unlock()
+                return
+            }
+            event = next
+        }
+    }
+
+    /// Under `lock`: adds `element` to the replay buffer, trimmed to `bufferSize`.
+    private func enqueue(_ element: Element) {
+        queue.enqueue(element)
+        if let bufferSize {
+            while queue.count > bufferSize { _ = queue.dequeue() }
         }
     }
 

@@ -233,3 +233,42 @@ final class CombiningTests: RxTestCase {
         XCTAssertEqual(scheduler.start { xs.withLatestFrom(ys) }.events, [.next(230, "a"), .next(250, "b"), .completed(300)])
     }
 }
+
+/// combineLatest/zip of 5–8 sources, concat of an infinite sequence.
+final class ArityAndLazyConcatTests: RxTestCase {
+    func testCombineLatestOfEightSourcesBothForms() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = (1 ... 8).map { i in scheduler.createHotObservable([.next(200 + i * 10, i), .completed(300)]) }
+        let res = scheduler.start {
+            Observable.combineLatest(xs[0], xs[1], xs[2], xs[3], xs[4], xs[5], xs[6], xs[7]) { $0 + $1 + $2 + $3 + $4 + $5 + $6 + $7 }
+        }
+        XCTAssertEqual(res.events, [.next(280, 36), .completed(300)])
+        let scheduler2 = TestScheduler(initialClock: 0)
+        let ys = (1 ... 5).map { i in scheduler2.createHotObservable([.next(200 + i * 10, i), .completed(300)]) }
+        let tuples = scheduler2.start {
+            Observable.combineLatest(ys[0], ys[1], ys[2], ys[3], ys[4]).map { "\($0)\($1)\($2)\($3)\($4)" }
+        }
+        XCTAssertEqual(tuples.events, [.next(250, "12345"), .completed(300)])
+    }
+
+    func testZipOfSixSourcesBothForms() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = (1 ... 6).map { i in scheduler.createHotObservable([.next(200 + i * 10, i), .next(300, i * 10), .completed(400)]) }
+        let res = scheduler.start {
+            Observable.zip(xs[0], xs[1], xs[2], xs[3], xs[4], xs[5]).map { $0 + $1 + $2 + $3 + $4 + $5 }
+        }
+        XCTAssertEqual(res.events, [.next(260, 21), .next(300, 210), .completed(400)])
+        let one = Single.just(1)
+        let zipped: Single<Int> = Single.zip(one, one, one, one, one, one, one) { (a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int) -> Int in
+            a + b + c + d + e + f + g
+        }
+        let singles = freshStart { zipped.asObservable() }
+        XCTAssertEqual(singles, [.next(200, 7), .completed(200)])
+    }
+
+    func testConcatOfAnInfiniteSequenceIteratesLazily() {
+        let naturals = sequence(first: 1) { $0 + 1 }.lazy.map { Observable.just($0) }
+        let res = freshStart { Observable.concat(naturals).take(3) }
+        XCTAssertEqual(res, [.next(200, 1), .next(200, 2), .next(200, 3), .completed(200)])
+    }
+}

@@ -53,11 +53,12 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
         onError: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        subscribeHandlers(onDisposed: onDisposed) { handled in
+        let onError = onError ?? unhandledErrorReporter()
+        return subscribeHandlers(onDisposed: onDisposed) { handled in
             subscribe { event in
                 switch event {
                 case .completed: onCompleted?()
-                case .error(let error): onError?(error)
+                case .error(let error): onError(error)
                 }
                 handled?()
             }

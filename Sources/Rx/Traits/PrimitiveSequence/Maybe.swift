@@ -62,11 +62,12 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        subscribeHandlers(onDisposed: onDisposed) { handled in
+        let onError = onError ?? unhandledErrorReporter()
+        return subscribeHandlers(onDisposed: onDisposed) { handled in
             subscribe { event in
                 switch event {
                 case .success(let element): onSuccess?(element)
-                case .error(let error): onError?(error)
+                case .error(let error): onError(error)
                 case .completed: onCompleted?()
                 }
                 handled?()

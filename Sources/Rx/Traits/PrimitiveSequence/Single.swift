@@ -56,11 +56,12 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         onFailure: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        subscribeHandlers(onDisposed: onDisposed) { handled in
+        let onFailure = onFailure ?? unhandledErrorReporter()
+        return subscribeHandlers(onDisposed: onDisposed) { handled in
             subscribe { event in
                 switch event {
                 case .success(let element): onSuccess?(element)
-                case .failure(let error): onFailure?(error)
+                case .failure(let error): onFailure(error)
                 }
                 handled?()
             }

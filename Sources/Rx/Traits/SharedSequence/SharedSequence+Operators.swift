@@ -131,15 +131,6 @@ extension SharedSequence {
         SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
     }
 
-    /// The latest elements of both sources combined, once each has one.
-    public static func combineLatest<E1, E2>(
-        _ source1: SharedSequence<SharingStrategy, E1>,
-        _ source2: SharedSequence<SharingStrategy, E2>,
-        resultSelector: @escaping (E1, E2) -> Element
-    ) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.combineLatest(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector))
-    }
-
     /// The latest elements of all `sources`, in order, once each has one.
     public static func combineLatest<Source>(
         _ sources: [SharedSequence<SharingStrategy, Source>]
@@ -153,31 +144,11 @@ extension SharedSequence {
     ) -> SharedSequence<SharingStrategy, Element> where Element == [Source] {
         SharedSequence(Observable.zip(sources.map { $0.asObservable() }))
     }
-
-    /// The elements of both sources paired by index.
-    public static func zip<E1, E2>(
-        _ source1: SharedSequence<SharingStrategy, E1>,
-        _ source2: SharedSequence<SharingStrategy, E2>,
-        resultSelector: @escaping (E1, E2) -> Element
-    ) -> SharedSequence<SharingStrategy, Element> {
-        SharedSequence(Observable.zip(source1.asObservable(), source2.asObservable(), resultSelector: resultSelector))
-    }
 }
 
-extension SharedSequence where Element == Any {
-    /// The latest elements of both sources as a tuple, once each has one.
-    public static func combineLatest<E1, E2>(
-        _ source1: SharedSequence<SharingStrategy, E1>,
-        _ source2: SharedSequence<SharingStrategy, E2>
-    ) -> SharedSequence<SharingStrategy, (E1, E2)> {
-        SharedSequence<SharingStrategy, (E1, E2)>.combineLatest(source1, source2) { ($0, $1) }
-    }
-
-    /// The elements of both sources paired by index, as a tuple.
-    public static func zip<E1, E2>(
-        _ source1: SharedSequence<SharingStrategy, E1>,
-        _ source2: SharedSequence<SharingStrategy, E2>
-    ) -> SharedSequence<SharingStrategy, (E1, E2)> {
-        SharedSequence<SharingStrategy, (E1, E2)>.zip(source1, source2) { ($0, $1) }
+extension SharedSequenceConvertibleType {
+    /// Prints every subscription, event and disposal (see `ObservableType.debug`).
+    public func debug(_ identifier: String? = nil, trimOutput: Bool = false, file: String = #file, line: UInt = #line, function: String = #function) -> SharedSequence<SharingStrategy, Element> {
+        SharedSequence(raw: asObservable().debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
     }
 }
