@@ -43,25 +43,35 @@ final class TLSSession {
     var hasBufferedInput: Bool { SSL_has_pending(ssl) == 1 }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> TransportResult {
-        if !firstByteChecked {
-            var byte: UInt8 = 0
-            let count = recv(fd, &byte, 1, Int32(MSG_PEEK))
-            if count == 0 { return .closed }
-            if count < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .wantRead : .closed }
-            // Go's net/http does the same: plain HTTP on a TLS port gets a plain answer.
-            guard byte == 0x16 else { return .notTLS }
-            firstByteChecked = true
-        }
+        if let early = checkFirstByte() { return early }
         ERR_clear_error()
         let count = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
         return count > 0 ? .transferred(Int(count)) : outcome(of: count)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> TransportResult {
+        // A write before the first read (a 503 over the connection limit) would let OpenSSL
+        // take the ClientHello off the socket; the next read would then peek at a later
+        // record and take it for plain HTTP. So the write checks first too.
+        if let early = checkFirstByte() { return early }
         ERR_clear_error()
         // Partial writes are on: a large buffer is written record by record until the socket is full.
         let count = SSL_write(ssl, bytes.baseAddress, Int32(clamping: min(bytes.count, 1 << 20)))
         return count > 0 ? .transferred(Int(count)) : outcome(of: count)
+    }
+
+    /// Until the client's first byte has been seen: nil once it starts a TLS record,
+    /// `.notTLS` for plain HTTP, or what to wait for.
+    private func checkFirstByte() -> TransportResult? {
+        if firstByteChecked { return nil }
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK))
+        if count == 0 { return .closed }
+        if count < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .wantRead : .closed }
+        // Go's net/http does the same: plain HTTP on a TLS port gets a plain answer.
+        guard byte == 0x16 else { return .notTLS }
+        firstByteChecked = true
+        return nil
     }
 
     /// Sends close_notify once, best effort (the socket may be full or gone).
