@@ -38,7 +38,10 @@ final class PostgresStore: DocumentStore {
         let client = self.client
         runner = Task { await client.run() }
         do {
-            try await within(timeout * 3, "connect to \(url)") { [self] in try await migrate(baseDigest: baseDigest) }
+            // Starting is not a client waiting: give a slow or busy database longer than a commit gets.
+            try await within(max(timeout * 3, .seconds(15)), "connect to \(url)") { [self] in
+                try await migrate(baseDigest: baseDigest)
+            }
         } catch {
             runner.cancel()
             throw error
