@@ -58,20 +58,26 @@ struct PostgresStoreTests {
             }
             return order
         }
-        let given = try await withThrowingTaskGroup(of: [Int64].self) { group in
+        let written = try await withThrowingTaskGroup(of: [(String, Int64)].self) { group in
             for writer in 0..<writers {
                 group.addTask {
-                    var numbers: [Int64] = []
+                    var numbers: [(String, Int64)] = []
                     for n in 0..<each {
-                        numbers.append(try await store.commit(.upsert(id: "w\(writer)-\(n % 7)", body: Data("{}".utf8))))
+                        let id = "w\(writer)-\(n % 7)"
+                        numbers.append((id, try await store.commit(.upsert(id: id, body: Data(#"{"n":\#(n)}"#.utf8)))))
                     }
                     return numbers
                 }
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
+        let given = written.map(\.1)
         #expect(given.sorted() == Array(1...Int64(writers * each)))
         #expect(try await tailed.value == Array(1...Int64(writers * each)))
+        // Each document holds its latest write, even where one group carried it twice.
+        let latest = Dictionary(written, uniquingKeysWith: max)
+        let stored = try await store.snapshot().documents
+        #expect(Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0.sequence) }) == latest)
         await store.close()
     }
 

@@ -24,6 +24,8 @@ final class PostgresStore: DocumentStore {
     /// How long a commit may take before it answers `StoreError.unavailable`.
     private let timeout: Duration
     private let logger: Logger
+    /// Upserts that arrive while one commits go together in the next.
+    private let upserts: GroupCommit<(id: String, body: String)>
 
     /// Connects, creates or migrates the schema, and checks that this replica serves the same base data as the others.
     init(url: PostgresURL, baseDigest: String, history: Int, timeout: Duration, logger: Logger) async throws {
@@ -36,10 +38,17 @@ final class PostgresStore: DocumentStore {
         quiet.logLevel = max(logger.logLevel, .warning)
         client = PostgresClient(configuration: url.clientConfiguration(), backgroundLogger: quiet)
         let client = self.client
+        // The group has the commit's time limit too, so a group stuck waiting for a connection
+        // is given up (and never committed) rather than landing after its clients heard 503.
+        upserts = GroupCommit(maxBatch: 256) { [history = self.history] writes in
+            try await Self.within(timeout, "commit") {
+                try await Self.upsertGroup(writes, client: client, history: history, logger: logger)
+            }
+        }
         runner = Task { await client.run() }
         do {
             // Starting is not a client waiting: give a slow or busy database longer than a commit gets.
-            try await within(max(timeout * 3, .seconds(15)), "connect to \(url)") { [self] in
+            try await Self.within(max(timeout * 3, .seconds(15)), "connect to \(url)") { [self] in
                 try await migrate(baseDigest: baseDigest)
             }
         } catch {
@@ -183,26 +192,35 @@ final class PostgresStore: DocumentStore {
     // MARK: Writes
 
     func commit(_ write: StoreWrite) async throws -> Int64 {
-        try await within(timeout, "commit") { [self] in
+        try await Self.within(timeout, "commit") { [self] in
             switch write {
-            case .upsert(let id, let body): try await upsert(id: id, body: String(decoding: body, as: UTF8.self))
+            case .upsert(let id, let body): try await upserts.submit((id, String(decoding: body, as: UTF8.self)))
             case .delete(let id, let inBaseData): try await delete(id: id, inBaseData: inBaseData)
             }
         }
     }
 
-    /// One statement, so one round trip and its own transaction.
-    private func upsert(id: String, body: String) async throws -> Int64 {
+    /// One statement for a whole group of upserts (``GroupCommit``): one round trip, one
+    /// transaction, one WAL flush. The group takes `count` numbers after the head at once;
+    /// each row's number is its place in the group, and a document written twice in one group
+    /// keeps its later version.
+    private static func upsertGroup(
+        _ writes: [(id: String, body: String)], client: PostgresClient, history: Int64, logger: Logger
+    ) async throws -> Int64 {
+        let ids = writes.map(\.id), bodies = writes.map(\.body), count = Int64(writes.count)
         let rows = try await client.query(
             """
-            WITH h AS (UPDATE signalbox_meta SET head = head + 1 RETURNING head),
-            d AS (INSERT INTO signalbox_document (id, body, seq) SELECT \(id), \(body), head FROM h
+            WITH h AS (UPDATE signalbox_meta SET head = head + \(count) RETURNING head),
+            w AS (SELECT (SELECT head FROM h) - \(count) + t.ord AS seq, t.id, t.body
+                  FROM unnest(\(ids)::text[], \(bodies)::text[]) WITH ORDINALITY AS t(id, body, ord)),
+            d AS (INSERT INTO signalbox_document (id, body, seq)
+                  SELECT DISTINCT ON (id) id, body, seq FROM w ORDER BY id, seq DESC
                   ON CONFLICT (id) DO UPDATE SET body = excluded.body, seq = excluded.seq),
-            c AS (INSERT INTO signalbox_change (seq, id, body) SELECT head, \(id), \(body) FROM h),
+            c AS (INSERT INTO signalbox_change (seq, id, body) SELECT seq, id, body FROM w),
             p AS (DELETE FROM signalbox_change WHERE seq <= (SELECT head FROM h) - \(history))
             SELECT head, pg_notify('\(unescaped: Self.channel)', head::text)::text FROM h
             """, logger: logger)
-        for try await (head, _) in rows.decode((Int64, String).self) { return head }
+        for try await (head, _) in rows.decode((Int64, String).self) { return head - count + 1 }
         throw StoreError.unavailable(detail: "the commit returned no sequence number")
     }
 
@@ -241,7 +259,7 @@ final class PostgresStore: DocumentStore {
     /// Runs `work`, or throws `StoreError.unavailable` once `limit` has passed: a database that
     /// does not answer must not hold a client for longer. A commit cut off this way may still
     /// land; the follower applies it then, and a retried PUT is harmless.
-    private func within<T: Sendable>(_ limit: Duration, _ what: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    private static func within<T: Sendable>(_ limit: Duration, _ what: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await work() }
             group.addTask {

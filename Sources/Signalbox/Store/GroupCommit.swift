@@ -1,0 +1,85 @@
+import Rx
+
+/// Group commit for one replica's upserts: writes that arrive while a commit is in
+/// flight wait and go together in the next one, so one transaction (and one WAL flush
+/// under the head counter's lock) carries many. A waiter that gives up (its client's
+/// timeout) before its batch is taken is left out and never committed.
+final class GroupCommit<Item: Sendable>: Sendable {
+    /// One write waiting for its sequence number.
+    final class Waiter: Sendable {
+        let item: Item
+        private let continuation: Locked<CheckedContinuation<Int64, any Error>?>
+
+        init(_ item: Item, _ continuation: CheckedContinuation<Int64, any Error>) {
+            self.item = item
+            self.continuation = Locked(continuation)
+        }
+
+        /// Resumes once; false if it was resumed (or gave up) before.
+        @discardableResult
+        func finish(_ result: Result<Int64, any Error>) -> Bool {
+            guard let continuation = continuation.withLock({ taken in defer { taken = nil }; return taken }) else { return false }
+            continuation.resume(with: result)
+            return true
+        }
+
+        var isWaiting: Bool { continuation.withLock { $0 != nil } }
+    }
+
+    private struct State {
+        var pending: [Waiter] = []
+        var flushing = false
+    }
+
+    private let state = Locked(State())
+    private let maxBatch: Int
+    /// Commits the items in order; returns the sequence number the first one got (the rest follow it).
+    private let commit: @Sendable ([Item]) async throws -> Int64
+
+    init(maxBatch: Int, commit: @escaping @Sendable ([Item]) async throws -> Int64) {
+        self.maxBatch = max(maxBatch, 1)
+        self.commit = commit
+    }
+
+    /// The item's sequence number once its batch committed; a cancelled caller stops waiting at once.
+    func submit(_ item: Item) async throws -> Int64 {
+        let holder = Locked<Waiter?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let waiter = Waiter(item, continuation)
+                holder.withLock { $0 = waiter }
+                let start = state.withLock { state -> Bool in
+                    state.pending.append(waiter)
+                    defer { state.flushing = true }
+                    return !state.flushing
+                }
+                if start { Task { await flush() } }
+                if Task.isCancelled { waiter.finish(.failure(CancellationError())) }
+            }
+        } onCancel: {
+            holder.withLock { $0 }?.finish(.failure(CancellationError()))
+        }
+    }
+
+    private func flush() async {
+        while true {
+            let batch = state.withLock { state -> [Waiter] in
+                state.pending.removeAll { !$0.isWaiting }
+                guard !state.pending.isEmpty else {
+                    state.flushing = false
+                    return []
+                }
+                let taken = Array(state.pending.prefix(maxBatch))
+                state.pending.removeFirst(taken.count)
+                return taken
+            }
+            guard !batch.isEmpty else { return }
+            do {
+                let first = try await commit(batch.map(\.item))
+                for (offset, waiter) in batch.enumerated() { waiter.finish(.success(first + Int64(offset))) }
+            } catch {
+                for waiter in batch { waiter.finish(.failure(error)) }
+            }
+        }
+    }
+}
