@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fails when BINARY needs a shared library that debian:bookworm-slim, the
-# runtime image, lacks: it may need only glibc, libstdc++, libgcc_s and zlib.
-# The Dockerfile runs it on the image's binary (OpenSSL and SQLite are linked
-# statically there); a new library must go into the runtime stage and here.
+# Fails when BINARY needs a shared library beyond glibc, libstdc++, libgcc_s
+# and zlib: the Dockerfile's runtime image is a minimal root that holds only
+# those (with the dynamic loader), copied from the build stage. It runs this
+# on the image's binary (OpenSSL and SQLite are linked statically there); a
+# new library must be allowed here and is then copied into the image too.
 # Usage: scripts/check-runtime-libs.sh BINARY
 set -euo pipefail
 binary="${1:?usage: check-runtime-libs.sh BINARY}"
