@@ -105,19 +105,18 @@ final class PostgresFollower: Sendable {
         }
     }
 
+    /// One LISTEN connection, reconnected with back-off; an outage is logged once, not per attempt.
     private func listenForever() async {
         var delay = Duration.milliseconds(250)
-        var attempt = 0
+        var connectedBefore = false
+        var outageReported = false
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnection.connect(
                     configuration: try store.url.connectionConfiguration(), id: 1, logger: logger)
-                if attempt > 0 {
-                    metrics.reconnected()
-                    logger.info("listening for changes again", metadata: ["store": "\(store.url)"])
-                }
-                attempt += 1
-                delay = .milliseconds(250)
+                if connectedBefore { metrics.reconnected() }
+                if outageReported { logger.info("listening for changes again", metadata: ["store": "\(store.url)"]) }
+                (connectedBefore, outageReported, delay) = (true, false, .milliseconds(250))
                 try await connection.listen(on: PostgresStore.channel) { notifications in
                     wake()  // what was committed while this listener was away
                     for try await notification in notifications {
@@ -127,10 +126,10 @@ final class PostgresFollower: Sendable {
                 }
                 try? await connection.close()
             } catch {
-                if attempt <= 1 || delay == .milliseconds(250) {
+                if !outageReported {
                     logger.warning("the change listener lost PostgreSQL; retrying", metadata: ["error": "\(error)"])
+                    outageReported = true
                 }
-                attempt += 1
             }
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(5))
