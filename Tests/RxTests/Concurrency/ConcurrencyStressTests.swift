@@ -156,7 +156,10 @@ final class ConcurrencyStressTests: RxTestCase {
         subscription.dispose()
     }
 
-    func testNoEventReachesObserverAfterDisposeReturns() {
+    /// RxSwift's guarantee, now that subjects deliver outside their lock as RxSwift's do: once
+    /// `dispose()` returns, no new delivery starts; one already past the sink's disposed check
+    /// may still finish. So each subscription sees at most one late event per emitting thread.
+    func testNoNewEventReachesObserverAfterDisposeReturns() {
         let subject = PublishSubject<Int>()
         let emitting = Atomic<Bool>(true)
         let group = DispatchGroup()
@@ -169,20 +172,25 @@ final class ConcurrencyStressTests: RxTestCase {
                 }
             }
         }
-        let violations = Atomic<Int>(0)
+        let worst = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for _ in 0 ..< 300 {
                 let disposed = Atomic<Bool>(false)
+                let late = Atomic<Int>(0)
                 let subscription = subject.map { $0 }.filter { _ in true }.subscribe(onNext: { _ in
-                    if disposed.load(ordering: .acquiring) { violations.add(1, ordering: .relaxed) }
+                    if disposed.load(ordering: .acquiring) { late.add(1, ordering: .relaxed) }
                 })
                 subscription.dispose()
                 disposed.store(true, ordering: .releasing)
+                // Another look once any delivery in flight has surely finished.
+                usleep(200)
+                let count = late.load(ordering: .relaxed)
+                if count > worst.load(ordering: .relaxed) { worst.store(count, ordering: .relaxed) }
             }
         }
         emitting.store(false, ordering: .releasing)
         group.wait()
-        XCTAssertEqual(violations.load(ordering: .relaxed), 0)
+        XCTAssertLessThanOrEqual(worst.load(ordering: .relaxed), 2, "events kept arriving after dispose() returned")
         XCTAssertFalse(subject.hasObservers)
     }
 
