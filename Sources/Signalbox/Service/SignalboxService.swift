@@ -33,7 +33,7 @@ public final class SignalboxService: Sendable {
     /// store), applies its snapshot and builds the index.
     public convenience init(settings: Settings, logger: Logger = Logger(label: "signalbox")) async throws {
         let started = ContinuousClock.now
-        let base = try BaseData.load(path: settings.dataPath)
+        let base = try BaseData.load(path: settings.dataPath, withDigest: PostgresURL.isPostgres(settings.storePath))
         let store: any DocumentStore
         if PostgresURL.isPostgres(settings.storePath) {
             let url = try PostgresURL(settings.storePath)
