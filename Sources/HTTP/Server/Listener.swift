@@ -80,8 +80,11 @@ final class Listener: @unchecked Sendable {
             switch Socket.accept(fd) {
             case .accepted(let fd, let address):
                 (connection, remote) = (fd, address)
-                if exhaustedSince != nil { endExhaustion() }
+                if exhaustedSince != nil { nextPause = Self.firstPause }
             case .none:
+                // The episode ends once the queue is drained: while it still holds connections
+                // that arrived out of descriptors, the next accept may run out again.
+                if exhaustedSince != nil { endExhaustion() }
                 return
             case .exhausted(let error):
                 pauseAccepting(errno: error)
@@ -108,7 +111,8 @@ final class Listener: @unchecked Sendable {
 
     /// Out of descriptors (or memory): the pending connection stays queued. Retrying at once
     /// would spin on it, so the read source pauses, 10 ms at first and twice as long each time
-    /// up to 500 ms, until an accept succeeds. Logged when the episode starts and ends.
+    /// up to 500 ms, until an accept succeeds. Logged when the episode starts and when the
+    /// queue is drained.
     private func pauseAccepting(errno error: Int32) {
         if exhaustedSince == nil {
             exhaustedSince = .now
