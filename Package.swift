@@ -1,12 +1,13 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Layers, lowest first: Rx ← HTTP, Search ← Signalbox ← signalbox (executable).
+// Layers, lowest first: Base ← Rx ← HTTP, Search ← Signalbox ← signalbox (executable).
 // HTTP knows nothing of search; Search knows nothing of HTTP.
 let package = Package(
     name: "Signalbox",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "Base", targets: ["Base"]),
         .library(name: "Rx", targets: ["Rx"]),
         .library(name: "RxTest", targets: ["RxTest"]),
         .library(name: "RxBlocking", targets: ["RxBlocking"]),
@@ -27,8 +28,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        // Reactive core and traits (RxSwift 6 names). No dependencies.
-        .target(name: "Rx"),
+        // The lock, the monotonic clock and the stable hash every layer shares. No dependencies.
+        .target(name: "Base"),
+        // Reactive core and traits (RxSwift 6 names).
+        .target(name: "Rx", dependencies: ["Base"]),
         .target(name: "RxTest", dependencies: ["Rx"]),
         .target(name: "RxBlocking", dependencies: ["Rx"]),
 
@@ -39,21 +42,21 @@ let package = Package(
         .target(
             name: "HTTP",
             dependencies: [
-                "Rx", "CZlib", "COpenSSL",
+                "Base", "Rx", "CZlib", "COpenSSL",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
 
-        // The search index. No HTTP; from Rx only the lock (`Locked`).
-        .target(name: "Search", dependencies: ["Rx", "CZlib"], resources: [.copy("Resources")]),
+        // The search index. No HTTP, no reactive core.
+        .target(name: "Search", dependencies: ["Base", "CZlib"], resources: [.copy("Resources")]),
 
         // The service: endpoints, lookups, change feed, store, metrics.
         .target(
             name: "Signalbox",
             dependencies: [
-                "Rx", "HTTP", "Search",
+                "Base", "Rx", "HTTP", "Search",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -72,10 +75,10 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "RxTests", dependencies: ["Rx", "RxTest"]),
+        .testTarget(name: "RxTests", dependencies: ["Base", "Rx", "RxTest"]),
         .testTarget(name: "RxBlockingTests", dependencies: ["Rx", "RxBlocking"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Rx", "RxTest", "COpenSSL"]),
+        .testTarget(name: "HTTPTests", dependencies: ["Base", "HTTP", "Rx", "RxTest", "COpenSSL"]),
         .testTarget(name: "SearchTests", dependencies: ["Search"], resources: [.copy("Resources")]),
-        .testTarget(name: "SignalboxTests", dependencies: ["Signalbox", "Rx", "RxTest", "HTTP", "Search"]),
+        .testTarget(name: "SignalboxTests", dependencies: ["Base", "Signalbox", "Rx", "RxTest", "HTTP", "Search"]),
     ]
 )

@@ -1,3 +1,4 @@
+import Base
 import Rx
 
 /// The handle a responder uses to answer one request, from any thread.

@@ -1,6 +1,6 @@
+import Base
 import Dispatch
 import Foundation
-import Rx
 
 /// An immutable inverted index over a set of documents.
 ///

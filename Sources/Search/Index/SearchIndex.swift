@@ -1,4 +1,4 @@
-import Rx
+import Base
 
 /// A thread-safe, in-memory search index over `Document`s.
 ///

@@ -1,3 +1,4 @@
+import Base
 import DequeModule
 import Foundation
 import Rx

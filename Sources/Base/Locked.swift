@@ -6,8 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// State guarded by a pthread mutex; the one lock type of the layers above Rx
-/// (HTTP, Search, Signalbox), kept here in the lowest layer they share.
+/// State guarded by a pthread mutex: the one lock type of every layer (Rx, HTTP,
+/// Search, Signalbox), kept here in the lowest, so Search needs no reactive core for it.
 ///
 /// Used instead of `Synchronization.Mutex` for state shared across threads:
 /// ThreadSanitizer on Linux does not see `Mutex`'s futex hand-offs and reports
