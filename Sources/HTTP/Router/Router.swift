@@ -7,16 +7,9 @@ import Rx
 /// Patterns have literal segments, `:name` parameters (`/documents/:id`,
 /// read with `request.parameters["id"]`) and an optional trailing `*` (the
 /// rest of the path, as `request.parameters["*"]`). The first route added
-/// that matches wins. Handlers return the trait that states what the client
-/// gets (see `Router+Single.swift` and its siblings):
-///
-/// | handler returns | the client sees |
-/// |---|---|
-/// | `Single<T>` | 200 with `T` encoded |
-/// | `Maybe<T>` | 200 with `T`, or 404 when empty |
-/// | `Completable` | 204 |
-/// | `Signal<ServerSentEvent>`, `Driver<ServerSentEvent>` | a `text/event-stream` |
-/// | `T: ResponseEncodable` | 200 with `T` encoded, at once |
+/// that matches wins. A handler returns any `ResponseGenerator`: a value, or
+/// the trait that states what the client gets (`Single`, `Maybe`,
+/// `Completable`, a `Signal` or `Driver` of events; see `ResponseGenerator`).
 ///
 /// Errors (thrown, or emitted by the trait) become RFC 9457 problem
 /// responses: an `HTTPError` keeps its status, anything else is a 500. An
@@ -129,24 +122,29 @@ struct RouteTable: RequestResponder {
 }
 
 extension Router {
-    /// Adds a handler that answers at once with a value.
-    public func on<T: ResponseEncodable>(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request) throws -> T) {
+    /// Adds a route: `handler`'s value answers requests for `method` and `path`.
+    public func on<Generator: ResponseGenerator>(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) {
         add(method, path) { request, sink in
-            guard let value = sink.run({ try handler(request) }) else { return }
-            sink.respond(encoding: value)
+            let reply = sink.run {
+                let value = Generator.buildsOnConnectionQueue
+                    ? try SharingScheduler.building(deliveringOn: sink.eventScheduler) { try handler(request) }
+                    : try handler(request)
+                return try value.reply(to: request)
+            }
+            reply?.answer(through: sink)
         }
     }
 
-    /// GET (and HEAD) `path`, answered at once with a value.
-    public func get<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.get, path, handler) }
-    /// POST `path`, answered at once with a value.
-    public func post<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.post, path, handler) }
-    /// PUT `path`, answered at once with a value.
-    public func put<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.put, path, handler) }
-    /// DELETE `path`, answered at once with a value.
-    public func delete<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.delete, path, handler) }
-    /// PATCH `path`, answered at once with a value.
-    public func patch<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.patch, path, handler) }
-    /// HEAD `path` (GET routes already answer HEAD), answered at once.
-    public func head<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.head, path, handler) }
+    /// GET (and HEAD) `path`.
+    public func get<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.get, path, handler) }
+    /// POST `path`.
+    public func post<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.post, path, handler) }
+    /// PUT `path`.
+    public func put<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.put, path, handler) }
+    /// DELETE `path`.
+    public func delete<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.delete, path, handler) }
+    /// PATCH `path`.
+    public func patch<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.patch, path, handler) }
+    /// HEAD `path` (GET routes already answer HEAD).
+    public func head<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.head, path, handler) }
 }
