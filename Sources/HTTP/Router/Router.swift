@@ -121,7 +121,7 @@ struct RouteTable: RequestResponder {
     }
 }
 
-extension Router {
+extension Router: RouteBuilder {
     /// Adds a route: `handler`'s value answers requests for `method` and `path`.
     public func on<Generator: ResponseGenerator>(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) {
         add(method, path) { request, sink in
@@ -134,17 +134,4 @@ extension Router {
             reply?.answer(through: sink)
         }
     }
-
-    /// GET (and HEAD) `path`.
-    public func get<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.get, path, handler) }
-    /// POST `path`.
-    public func post<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.post, path, handler) }
-    /// PUT `path`.
-    public func put<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.put, path, handler) }
-    /// DELETE `path`.
-    public func delete<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.delete, path, handler) }
-    /// PATCH `path`.
-    public func patch<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.patch, path, handler) }
-    /// HEAD `path` (GET routes already answer HEAD).
-    public func head<Generator: ResponseGenerator>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) { on(.head, path, handler) }
 }

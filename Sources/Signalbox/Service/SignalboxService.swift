@@ -104,13 +104,7 @@ public final class SignalboxService: Sendable {
             status: { ReplicaStatus(epoch: snapshot.epoch, applied: applier.applied.value, head: replication.head) }
         ).register(on: router)
         SearchEndpoints(lookups: lookups, maxLiveQueries: { currentSettings.value.liveMaxQueries }).register(on: router)
-        let writeLimiter = WriteRateLimiter()
-        DocumentEndpoints(documents: documents) {
-            let current = currentSettings.value
-            return WriteAuthorization(
-                apiKeys: APIKeys.all(current), allowUnauthenticated: current.allowUnauthenticatedWrites, limiter: writeLimiter,
-                ratePerSecond: current.writesRatePerSecond, burst: current.writesBurst)
-        }.register(on: router)
+        DocumentEndpoints(documents: documents, writeAccess: WriteAccess(settings: currentSettings)).register(on: router)
         EventEndpoints(feed: feed, applier: applier, epoch: snapshot.epoch, resumeWait: readWait).register(on: router)
         WebEndpoints().register(on: router)
         server = HTTPServer(configuration: settings.serverConfiguration, router: router, logger: logger)
