@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "RxTest", targets: ["RxTest"]),
         .library(name: "RxBlocking", targets: ["RxBlocking"]),
         .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Signalbox", targets: ["Signalbox"]),
         .executable(name: "signalbox", targets: ["SignalboxCLI"]),
@@ -48,6 +49,11 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // In-process requests to a router's routes, for tests of endpoints (no sockets).
+        .target(
+            name: "HTTPTesting",
+            dependencies: ["HTTP", "Rx", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
 
         // The search index. No HTTP, no reactive core.
         .target(name: "Search", dependencies: ["Base", "CZlib"], resources: [.copy("Resources")]),
@@ -77,8 +83,8 @@ let package = Package(
 
         .testTarget(name: "RxTests", dependencies: ["Base", "Rx", "RxTest"]),
         .testTarget(name: "RxBlockingTests", dependencies: ["Rx", "RxBlocking"]),
-        .testTarget(name: "HTTPTests", dependencies: ["Base", "HTTP", "Rx", "RxTest", "COpenSSL"]),
+        .testTarget(name: "HTTPTests", dependencies: ["Base", "HTTP", "HTTPTesting", "Rx", "RxTest", "COpenSSL"]),
         .testTarget(name: "SearchTests", dependencies: ["Search"], resources: [.copy("Resources")]),
-        .testTarget(name: "SignalboxTests", dependencies: ["Base", "Signalbox", "Rx", "RxTest", "HTTP", "Search"]),
+        .testTarget(name: "SignalboxTests", dependencies: ["Base", "Signalbox", "Rx", "RxTest", "HTTP", "HTTPTesting", "Search"]),
     ]
 )

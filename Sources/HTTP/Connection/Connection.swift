@@ -1,6 +1,7 @@
 import Dispatch
 import HTTPTypes
 import Logging
+import Rx
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,7 @@ import Glibc
 /// life of the connection (also while a handler runs or an event stream is
 /// quiet), so a peer that goes away is noticed at once and everything running
 /// for it is cancelled.
-final class Connection: @unchecked Sendable {
+final class Connection: ResponseChannel, @unchecked Sendable {
     let fd: Int32
     let remote: String
     /// Strong: a handler or stream may still reach its connection after the worker is gone
@@ -91,14 +92,11 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the worker queue: at once when already there, else in order later.
-    func perform(_ body: @escaping @Sendable (Connection) -> Void) {
-        if worker.isCurrent {
-            body(self)
-        } else {
-            worker.queue.async { body(self) }
-        }
-    }
+    // MARK: ResponseChannel (the answering methods are below)
+
+    var isCurrent: Bool { worker.isCurrent }
+    func enqueue(_ work: @escaping @Sendable () -> Void) { worker.queue.async(execute: work) }
+    var eventScheduler: any SchedulerType { worker.eventScheduler }
 
     /// Shutdown: finish the requests in flight, end event streams, close when idle.
     func drain() {
@@ -311,7 +309,7 @@ final class Connection: @unchecked Sendable {
         exchange.requestID = Self.requestID(from: head.request.headerFields) ?? worker.nextRequestID()
         let request = Request(head: head.request, version: head.version, body: exchange.body, id: exchange.requestID, remoteAddress: remote)
         exchange.body = []
-        let sink = ResponseSink(connection: self, exchange: exchange)
+        let sink = ResponseSink(channel: self, exchange: exchange)
         exchange.sink = sink
         if head.request.method == .options && head.request.path == "*" {
             respond(Response(status: .ok, headerFields: [.allow: responder.allowedMethods.joined(separator: ", "), .contentLength: "0"]), to: exchange)

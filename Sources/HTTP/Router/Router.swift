@@ -51,15 +51,15 @@ public final class Router: Sendable {
     }
 
     /// The routes as they are now, for a server to use.
-    func table() -> RouteTable { RouteTable(routes: routes.withLock { $0 }, gates: gates.withLock { $0 }) }
+    package func table() -> RouteTable { RouteTable(routes: routes.withLock { $0 }, gates: gates.withLock { $0 }) }
 }
 
 /// An immutable snapshot of a router's routes: what a server answers with.
-struct RouteTable: RequestResponder {
+package struct RouteTable: RequestResponder {
     let routes: [Router.Route]
     var gates: [Router.Gate] = []
 
-    var allowedMethods: [String] {
+    package var allowedMethods: [String] {
         var methods = ["OPTIONS"]
         for route in routes where !methods.contains(route.method.rawValue) {
             methods.append(route.method.rawValue)
@@ -68,7 +68,7 @@ struct RouteTable: RequestResponder {
         return methods
     }
 
-    func respond(to request: Request, sink: ResponseSink) {
+    package func respond(to request: Request, sink: ResponseSink) {
         let segments = RoutePattern.segments(of: request.path)
         var allowed: [HTTPRequest.Method] = []
         var headFallback: (Router.Route, PathParameters)?

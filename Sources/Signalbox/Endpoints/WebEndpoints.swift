@@ -31,7 +31,7 @@ struct WebEndpoints {
         ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
     ]
 
-    func register(on router: Router) {
+    func register(on router: some RouteBuilder) {
         for route in Self.routes {
             let asset = Self.load(route.file, contentType: route.contentType)
             router.get(route.path) { request -> Single<Response> in

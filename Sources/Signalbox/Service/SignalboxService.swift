@@ -26,6 +26,8 @@ public final class SignalboxService: Sendable {
     private let follower: PostgresFollower?
     private let replication: ReplicationMetrics
     private let server: HTTPServer
+    /// Every endpoint; tests send requests to it in process (`router.testClient()`).
+    let router = Router()
     private let logger: Logger
     private let ready = Locked(false)
     private let subscriptions = DisposeBag()
@@ -88,7 +90,6 @@ public final class SignalboxService: Sendable {
         currentSettings = BehaviorRelay(value: settings)
         configuration = ControlProperty(relay: currentSettings)
 
-        let router = Router()
         let currentSettings = self.currentSettings
         let (ready, replication, applier) = (self.ready, self.replication, self.applier)
         router.gate(MinimumSequenceGate(applier: applier, metrics: replication) {
