@@ -3,6 +3,10 @@ import HTTPTypes
 import Logging
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One client connection: reads requests through the parser, hands complete
@@ -162,7 +166,7 @@ final class Connection: @unchecked Sendable {
     private func sourceCancelled() {
         openSources -= 1
         if openSources == 0 {
-            Glibc.close(fd)
+            systemClose(fd)
         }
     }
 
