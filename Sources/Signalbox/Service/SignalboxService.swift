@@ -136,6 +136,7 @@ public final class SignalboxService: Sendable {
                 server.apply(settings.serverSettings)
                 lookups.update(maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL)
                 LogSetup.setLevel(settings.logLevel)
+                LogSetup.setFormat(settings.logFormat)
                 logger.info("configuration applied")
             })
             .disposed(by: subscriptions)
