@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // The lock, the monotonic clock and the stable hash every layer shares. No dependencies.
@@ -63,6 +64,7 @@ let package = Package(
             name: "Signalbox",
             dependencies: [
                 "Base", "Rx", "HTTP", "Search",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -70,6 +72,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             resources: [.copy("Resources")]
         ),
@@ -83,8 +86,22 @@ let package = Package(
 
         .testTarget(name: "RxTests", dependencies: ["Base", "Rx", "RxTest"]),
         .testTarget(name: "RxBlockingTests", dependencies: ["Rx", "RxBlocking"]),
-        .testTarget(name: "HTTPTests", dependencies: ["Base", "HTTP", "HTTPTesting", "Rx", "RxTest", "COpenSSL"]),
+        .testTarget(
+            name: "HTTPTests",
+            dependencies: [
+                "Base", "HTTP", "HTTPTesting", "Rx", "RxTest", "COpenSSL", "CZlib",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "SearchTests", dependencies: ["Search"], resources: [.copy("Resources")]),
-        .testTarget(name: "SignalboxTests", dependencies: ["Base", "Signalbox", "Rx", "RxTest", "HTTP", "HTTPTesting", "Search"]),
+        .testTarget(
+            name: "SignalboxTests",
+            dependencies: [
+                "Base", "Signalbox", "Rx", "RxTest", "HTTP", "HTTPTesting", "Search",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

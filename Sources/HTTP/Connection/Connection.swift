@@ -4,6 +4,10 @@ import Logging
 import Rx
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One client connection: reads requests through the parser, hands complete
@@ -160,7 +164,7 @@ final class Connection: ResponseChannel, @unchecked Sendable {
     private func sourceCancelled() {
         openSources -= 1
         if openSources == 0 {
-            Glibc.close(fd)
+            systemClose(fd)
         }
     }
 

@@ -2,6 +2,10 @@ import Dispatch
 import Rx
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One serial queue of the worker pool and the connections it runs.
@@ -61,7 +65,7 @@ final class Worker: @unchecked Sendable {
             if let tls {
                 guard let session = TLSSession(context: tls, fd: fd) else {
                     self.core.logger.error("cannot start a TLS session", metadata: ["remote": "\(remote)"])
-                    Glibc.close(fd)
+                    close(fd)
                     if rejection == nil { self.core.connectionClosed(remote: remote) }
                     return
                 }

@@ -1,6 +1,10 @@
 import COpenSSL
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A server `SSL_CTX` loaded from a certificate chain and key, and checked:

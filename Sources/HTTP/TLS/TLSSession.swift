@@ -1,6 +1,10 @@
 import COpenSSL
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The TLS session of one connection, over its non-blocking socket.

@@ -132,6 +132,7 @@ public final class SignalboxService: Sendable {
                 server.apply(settings.serverSettings)
                 lookups.update(maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL)
                 LogSetup.setLevel(settings.logLevel)
+                LogSetup.setFormat(settings.logFormat)
                 logger.info("configuration applied")
             })
             .disposed(by: subscriptions)
