@@ -23,7 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HTTP = ROOT / "Sources" / "HTTP"
 ROUTER = HTTP / "Router"
-DECL = re.compile(r"\b(?:class|struct|enum|protocol|actor|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)")
+# Top-level declarations only: a nested `State` in two folders is no reference between them.
+DECL = re.compile(
+    r"^(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*"
+    r"(?:class|struct|enum|protocol|actor|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)",
+    re.M,
+)
 PUBLIC = re.compile(
     r"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*(?:(?:final|nonisolated|static|class|override|indirect|"
     r"convenience|required|mutating|nonmutating|lazy|dynamic)\s+)*(?:public|open)\b(?!\s*\()"

@@ -44,16 +44,6 @@ package final class ResponseSink: @unchecked Sendable {
         perform { $0.respond(response, to: self.exchange) }
     }
 
-    /// Answers with `value` encoded (on the calling thread), or with the
-    /// problem response if encoding fails.
-    func respond(encoding value: some ResponseEncodable) {
-        do {
-            respond(try value.response())
-        } catch {
-            fail(error)
-        }
-    }
-
     /// Runs a handler; a thrown error is answered as a problem response.
     func run<T>(_ handler: () throws -> T) -> T? {
         do {

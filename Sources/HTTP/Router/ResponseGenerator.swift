@@ -50,3 +50,15 @@ public struct Reply: Sendable {
 extension ResponseEncodable {
     public func reply(to request: Request) throws -> Reply { .now(try response()) }
 }
+
+extension ResponseSink {
+    /// Answers with `value` encoded (on the calling thread), or with the
+    /// problem response if encoding fails.
+    func respond(encoding value: some ResponseEncodable) {
+        do {
+            respond(try value.response())
+        } catch {
+            fail(error)
+        }
+    }
+}

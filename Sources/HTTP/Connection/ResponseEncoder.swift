@@ -4,16 +4,30 @@ import HTTPTypes
 /// needs: `Date`, `Server`, `X-Request-ID`, `Content-Length` or chunked
 /// framing, `Connection`, and gzip with `Vary` when the client accepts it.
 ///
-/// Written straight into one byte array, since this runs for every response.
-enum ResponseEncoder {
-    static func encode(_ response: Response, for exchange: Exchange, worker: Worker) -> [UInt8] {
+/// Written straight into one byte array, since this runs for every response. One per
+/// worker queue (its date cache is not thread-safe); it knows only what it writes.
+final class ResponseEncoder {
+    /// `Server: <name>\r\n`, encoded once.
+    private let serverField: [UInt8]
+    private let dates = DateCache()
+    /// Bodies of at least this many bytes are gzipped for clients that accept it (nil: never).
+    var gzipThreshold: Int?
+
+    init(serverName: String, gzipThreshold: Int?) {
+        var field: [UInt8] = []
+        field.append(field: "Server", value: serverName)
+        serverField = field
+        self.gzipThreshold = gzipThreshold
+    }
+
+    func encode(_ response: Response, for exchange: Exchange) -> [UInt8] {
         let status = response.status
         let bodyAllowed = status.code >= 200 && status.code != 204 && status.code != 304
         var body = response.body
         var vary = false
         var gzip = false
 
-        if bodyAllowed, let threshold = worker.settings.gzipThreshold, body.count >= threshold,
+        if bodyAllowed, let threshold = gzipThreshold, body.count >= threshold,
            response.headerFields[.contentEncoding] == nil {
             vary = true
             if let accept = exchange.head?.request.headerFields[.acceptEncoding], AcceptEncoding.allowsGzip(accept),
@@ -24,7 +38,7 @@ enum ResponseEncoder {
         }
         var out: [UInt8] = []
         out.reserveCapacity(192 + body.count)
-        appendHead(response, exchange: exchange, worker: worker, vary: vary, to: &out)
+        appendHead(response, exchange: exchange, vary: vary, to: &out)
         if gzip { out.append(bytes: "Content-Encoding: gzip\r\n") }
         if bodyAllowed {
             out.append(bytes: "Content-Length: ")
@@ -40,14 +54,14 @@ enum ResponseEncoder {
 
     /// The head of a streamed response: chunked on HTTP/1.1; on HTTP/1.0 the
     /// body ends when the connection closes.
-    static func encodeStreamHead(_ response: Response, for exchange: Exchange, worker: Worker) -> [UInt8] {
+    func encodeStreamHead(_ response: Response, for exchange: Exchange) -> [UInt8] {
         var out: [UInt8] = []
         if exchange.head?.version == .http1_1 {
             exchange.chunked = true
         } else {
             exchange.closeAfter = true
         }
-        appendHead(response, exchange: exchange, worker: worker, vary: false, to: &out)
+        appendHead(response, exchange: exchange, vary: false, to: &out)
         if exchange.chunked { out.append(bytes: "Transfer-Encoding: chunked\r\n") }
         out.append(bytes: "\r\n")
         return out
@@ -57,9 +71,9 @@ enum ResponseEncoder {
         if exchange.chunked { exchange.output.append(bytes: "0\r\n\r\n") }
     }
 
-    private static func appendHead(_ response: Response, exchange: Exchange, worker: Worker, vary: Bool, to out: inout [UInt8]) {
+    private func appendHead(_ response: Response, exchange: Exchange, vary: Bool, to out: inout [UInt8]) {
         exchange.status = response.status.code
-        out += statusLine(response.status)
+        out += Self.statusLine(response.status)
         var hasServer = false
         var hasVary = false
         for field in response.headerFields {
@@ -78,9 +92,9 @@ enum ResponseEncoder {
             out.append(field: field.name.rawName, value: field.value)
         }
         if vary && !hasVary { out.append(bytes: "Vary: Accept-Encoding\r\n") }
-        if !hasServer { out += worker.serverField }
+        if !hasServer { out += serverField }
         out.append(bytes: "Date: ")
-        out += worker.dates.current
+        out += dates.current
         out.append(bytes: "\r\n")
         if !exchange.requestID.isEmpty { out.append(field: "X-Request-ID", value: exchange.requestID) }
         if exchange.closeAfter {
