@@ -128,7 +128,7 @@ public struct RequestParser: Sendable {
     }
 
     /// True while a request has started but not ended (its head or body is incomplete).
-    public var isMidRequest: Bool {
+    var isMidRequest: Bool {
         switch phase {
         case .head, .body: true
         case .idle, .closed, .failed: false
