@@ -139,13 +139,6 @@ public final class HTTPServer: Sendable {
         core.logger.info("stopped")
         lifecycleEvents.accept(.stopped)
     }
-
-    /// Applies every settings value `settings` emits (e.g. a `ControlProperty`
-    /// or `BehaviorRelay` of the service's live configuration). Dispose the
-    /// result to stop following it.
-    public func apply<Source: ObservableConvertibleType>(_ settings: Source) -> Disposable where Source.Element == ServerSettings {
-        settings.asObservable().subscribe(onNext: { [weak self] in self?.apply($0) })
-    }
 }
 
 /// A change in a server's life: `started` (with the bound port), `draining`

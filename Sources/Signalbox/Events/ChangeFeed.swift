@@ -44,9 +44,6 @@ final class ChangeFeed: Sendable {
         self.capacity = capacity
     }
 
-    /// The id of the latest change.
-    var lastSequence: Int64 { state.withLock { $0.lastSequence } }
-
     /// Records `event` and sends it to every subscriber. Called by the single writer, in sequence order.
     func publish(_ event: ChangeEvent) {
         state.withLock { state in

@@ -101,13 +101,6 @@ public final class LogWriter: Sendable {
         wake.signal()
     }
 
-    /// Blocks the calling thread until every record queued before this call is written.
-    public func flushSynchronously() {
-        let written = DispatchSemaphore(value: 0)
-        flush { written.signal() }
-        written.wait()
-    }
-
     /// Formats the records logged after this call in `format`; those before keep the old one.
     public func setFormat(_ format: Format) {
         let wakeWriter = queue.withLock { queue -> Bool in

@@ -13,8 +13,6 @@ public final class SignalboxService: Sendable {
     /// Live configuration: the current settings, then each reload. Never errors.
     public let configuration: ControlProperty<Settings>
     private let currentSettings: BehaviorRelay<Settings>
-    /// The server's lifecycle: started, draining, stopped.
-    public var lifecycle: ControlEvent<LifecycleEvent> { server.lifecycle }
 
     let index: SearchIndex
     let store: any DocumentStore

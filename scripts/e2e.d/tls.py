@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end checks of HTTPS in a signalbox binary, with certificates made now.
 
-Usage: e2e-tls.py PATH_TO_SIGNALBOX
+usage: python3 scripts/e2e.d/tls.py PATH_TO_SIGNALBOX   (scripts/e2e runs it)
 Makes certificates with `openssl req -x509` (and an expired one with
 `openssl x509 -req -days -1`), then checks: refusal at start of an expired
 certificate and of a key that does not match; curl --cacert for /search;
@@ -22,8 +22,8 @@ import httpx
 import httpx_sse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import e2e  # noqa: E402  (shares check, curl, free_port, wait_until; reads the binary from argv too)
-from e2e import KEY, check, curl, free_port, wait_until  # noqa: E402
+import plain as e2e  # noqa: E402  (shares check, curl, free_port, wait_until; reads the binary from argv too)
+from plain import KEY, check, curl, free_port, wait_until  # noqa: E402
 
 BINARY = sys.argv[1]
 DOC = {"name": "Tlsopolis", "alternateNames": [], "rank": 1, "attributes": {"countryCode": "ZZ"}}

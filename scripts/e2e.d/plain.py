@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end checks of a running signalbox binary with real clients.
 
-Usage: e2e.py PATH_TO_SIGNALBOX
+usage: python3 scripts/e2e.d/plain.py PATH_TO_SIGNALBOX   (scripts/e2e runs it)
 Starts the binary on a free port with a fresh store, then checks every
 endpoint with curl and httpx, /events with an SSE client (httpx-sse),
 coalescing, disposal of dropped SSE clients, and a clean SIGTERM exit.
@@ -23,7 +23,8 @@ import httpx_sse
 import jsonschema
 import yaml
 
-from prometheus_text import metric_sum
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/
+from prometheus_text import metric_sum  # noqa: E402
 
 BINARY = sys.argv[1]
 KEY = "e2e-secret-key"
