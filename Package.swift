@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Rx", targets: ["Rx"]),
         .library(name: "RxTest", targets: ["RxTest"]),
         .library(name: "RxBlocking", targets: ["RxBlocking"]),
+        .library(name: "RxCompat", targets: ["RxCompat"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Signalbox", targets: ["Signalbox"]),
@@ -31,6 +32,9 @@ let package = Package(
         .target(name: "Rx"),
         .target(name: "RxTest", dependencies: ["Rx"]),
         .target(name: "RxBlocking", dependencies: ["Rx"]),
+        // Pre-RxSwift-6 spellings (`observeOn`, `shareReplay`, `bindTo`, ...), each a
+        // forward to the RxSwift 6 operator; opt-in, so `Rx` stays RxSwift 6's API.
+        .target(name: "RxCompat", dependencies: ["Rx"]),
 
         // HTTP/1.1 server over POSIX sockets and Dispatch.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -74,6 +78,7 @@ let package = Package(
 
         .testTarget(name: "RxTests", dependencies: ["Rx", "RxTest"]),
         .testTarget(name: "RxBlockingTests", dependencies: ["Rx", "RxBlocking"]),
+        .testTarget(name: "SeedExamplesTests", dependencies: ["Rx", "RxCompat", "RxTest"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Rx", "RxTest", "COpenSSL"]),
         .testTarget(name: "SearchTests", dependencies: ["Search"], resources: [.copy("Resources")]),
         .testTarget(name: "SignalboxTests", dependencies: ["Signalbox", "Rx", "RxTest", "HTTP", "Search"]),
