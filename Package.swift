@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Rx", targets: ["Rx"]),
         .library(name: "RxTest", targets: ["RxTest"]),
         .library(name: "RxBlocking", targets: ["RxBlocking"]),
+        .library(name: "RxCompat", targets: ["RxCompat"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
         .library(name: "Search", targets: ["Search"]),
@@ -38,6 +39,9 @@ let package = Package(
         .target(name: "Rx", dependencies: ["Base"]),
         .target(name: "RxTest", dependencies: ["Rx"]),
         .target(name: "RxBlocking", dependencies: ["Rx"]),
+        // Pre-RxSwift-6 spellings (`observeOn`, `shareReplay`, `bindTo`, ...), each a
+        // forward to the RxSwift 6 operator; opt-in, so `Rx` stays RxSwift 6's API.
+        .target(name: "RxCompat", dependencies: ["Rx"]),
 
         // HTTP/1.1 server over POSIX sockets and Dispatch.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -88,6 +92,7 @@ let package = Package(
 
         .testTarget(name: "RxTests", dependencies: ["Base", "Rx", "RxTest"]),
         .testTarget(name: "RxBlockingTests", dependencies: ["Rx", "RxBlocking"]),
+        .testTarget(name: "SeedExamplesTests", dependencies: ["Rx", "RxCompat", "RxTest"]),
         .testTarget(
             name: "HTTPTests",
             dependencies: [
