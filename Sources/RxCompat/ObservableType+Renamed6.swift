@@ -50,3 +50,17 @@ extension ObservableType {
         element(at: index)
     }
 }
+
+extension ObservableType {
+    /// `take(for:scheduler:)`: elements for `duration`, then completion (RxSwift 6.0 renamed
+    /// `take(_:scheduler:)`).
+    public func take(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        take(for: duration, scheduler: scheduler)
+    }
+
+    /// `skip(for:scheduler:)`: drops elements for `duration` (RxSwift 6.0 renamed
+    /// `skip(_:scheduler:)`).
+    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        skip(for: duration, scheduler: scheduler)
+    }
+}

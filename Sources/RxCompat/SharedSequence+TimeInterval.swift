@@ -2,15 +2,18 @@ import Foundation
 import Rx
 
 extension SharedSequenceConvertibleType {
-    /// RxCocoa 3.0-4.x's `throttle(_:latest:)` with the time in seconds: RxSwift 6's
+    /// RxCocoa 3.4-4.x's `throttle(_:latest:)` (3.0-3.3: `throttle(_:)`) with the time in
+    /// seconds: RxSwift 6's
     /// `throttle(.milliseconds(300), latest:)`, timed on the sharing strategy's scheduler.
     public func throttle(_ dueTime: TimeInterval, latest: Bool = true) -> SharedSequence<SharingStrategy, Element> {
         throttle(dueTime.asRxTimeInterval, latest: latest)
     }
 
-    /// RxCocoa 2.x's `throttle(_:scheduler:)` (`driver.throttle(0.3, scheduler: MainScheduler.instance)`):
-    /// the timers run on `scheduler` and elements are delivered on the sharing strategy's
-    /// scheduler, as `asSharedSequence` does. RxCocoa 3.0 dropped the `scheduler` argument.
+    /// `driver.throttle(0.3, scheduler: MainScheduler.instance)`, as the seeds' `Driver` example
+    /// writes it (RxCocoa's 2.0 betas had `throttle(dueTime, scheduler)`; 3.0 and later take
+    /// no scheduler). The timers run on `scheduler`, then elements hop to the sharing
+    /// strategy's scheduler (`asSharedSequence`), which keeps the `Driver` guarantee for any
+    /// `scheduler` at the cost of one hop.
     ///
     /// Throttle semantics (first element at once, then the latest per `dueTime`); in 2.x
     /// `throttle` meant `debounce` (see `ObservableType.throttle(_:latest:scheduler:)`).
