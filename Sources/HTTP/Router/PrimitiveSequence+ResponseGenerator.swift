@@ -13,14 +13,13 @@ extension PrimitiveSequence: ResponseGenerator where Trait: ResponseGeneratorTra
 extension SingleTrait: ResponseGeneratorTrait {
     /// 200 with the element encoded, or the problem response for the error.
     public static func reply<Element: ResponseEncodable>(_ single: Single<Element>, to request: Request) -> Reply {
-        .later { sink in
-            let subscription = single.subscribe { event in
+        .subscribing { sink in
+            single.subscribe { event in
                 switch event {
                 case .success(let value): sink.respond(encoding: value)
                 case .failure(let error): sink.fail(error)
                 }
             }
-            sink.onCancel { subscription.dispose() }
         }
     }
 }
@@ -28,15 +27,14 @@ extension SingleTrait: ResponseGeneratorTrait {
 extension MaybeTrait: ResponseGeneratorTrait {
     /// 200 with the element encoded, 404 when empty, or the problem response for the error.
     public static func reply<Element: ResponseEncodable>(_ maybe: Maybe<Element>, to request: Request) -> Reply {
-        .later { sink in
-            let subscription = maybe.subscribe { event in
+        .subscribing { sink in
+            maybe.subscribe { event in
                 switch event {
                 case .success(let value): sink.respond(encoding: value)
                 case .error(let error): sink.fail(error)
                 case .completed: sink.fail(HTTPError(.notFound, detail: "No resource at \(request.path)."))
                 }
             }
-            sink.onCancel { subscription.dispose() }
         }
     }
 }
@@ -44,12 +42,11 @@ extension MaybeTrait: ResponseGeneratorTrait {
 extension CompletableTrait: ResponseGeneratorTrait {
     /// 204 on completion, or the problem response for the error.
     public static func reply<Element: ResponseEncodable>(_ completable: PrimitiveSequence<CompletableTrait, Element>, to request: Request) -> Reply {
-        .later { sink in
-            let subscription = completable.asObservable().subscribe(
+        .subscribing { sink in
+            completable.asObservable().subscribe(
                 onError: { sink.fail($0) },
                 onCompleted: { sink.respond(Response(status: .noContent)) }
             )
-            sink.onCancel { subscription.dispose() }
         }
     }
 }

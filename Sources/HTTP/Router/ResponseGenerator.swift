@@ -1,3 +1,5 @@
+import Rx
+
 /// What a route's handler may return: one protocol for every kind of answer, so the router
 /// has one registration path (the role of Hummingbird's `ResponseGenerator`).
 ///
@@ -38,6 +40,14 @@ public struct Reply: Sendable {
 
     /// `start` subscribes through the sink; it runs on the connection's worker queue.
     static func later(_ start: @escaping @Sendable (ResponseSink) -> Void) -> Reply { Reply(kind: .later(start)) }
+
+    /// `subscribe` starts the trait's work; the subscription ends when the client goes away.
+    static func subscribing(_ subscribe: @escaping @Sendable (ResponseSink) -> any Disposable) -> Reply {
+        .later { sink in
+            let subscription = subscribe(sink)
+            sink.onCancel { subscription.dispose() }
+        }
+    }
 
     func answer(through sink: ResponseSink) {
         switch kind {
