@@ -68,6 +68,41 @@ final class ConcurrencyBridgeTests: RxTestCase {
         }
     }
 
+    func testSingleCreateWithAsyncWorkSucceedsOrFails() async throws {
+        let value = try await Single<Int>.create { 6 * 7 }.value
+        XCTAssertEqual(value, 42)
+        do {
+            _ = try await Single<Int>.create(detached: true) { throw testError }.value
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error as? TestError, testError)
+        }
+    }
+
+    func testDisposingASingleOfAsyncWorkCancelsTheTask() async {
+        let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (cancelled, cancelledContinuation) = AsyncStream.makeStream(of: Bool.self)
+        let (never, neverContinuation) = AsyncStream.makeStream(of: Int.self)
+        let single = Single<Int>.create {
+            startedContinuation.yield()
+            // Waits until cancelled (the stream ends then); no sleep decides the outcome.
+            await withTaskCancellationHandler {
+                for await _ in never {}
+            } onCancel: {
+                cancelledContinuation.yield(true)
+                neverContinuation.finish()
+            }
+            return 0
+        }
+        let subscription = single.subscribe { _ in }
+        var startedIterator = started.makeAsyncIterator()
+        await startedIterator.next()
+        subscription.dispose()
+        var cancelledIterator = cancelled.makeAsyncIterator()
+        let wasCancelled = await cancelledIterator.next()
+        XCTAssertEqual(wasCancelled, true)
+    }
+
     func testAsyncSequenceAsObservable() {
         let stream = AsyncStream<Int> { continuation in
             continuation.yield(1)
