@@ -71,7 +71,12 @@ final class ResponseSink: @unchecked Sendable {
 
     /// Sends the next event of a streamed response (its shared bytes, not a copy).
     func send(_ event: EncodedEvent) {
-        connection.perform { $0.sendEvent(event, for: self.exchange) }
+        // On the worker (every event of a stream built by the router): no closure to allocate.
+        if connection.worker.isCurrent {
+            connection.sendEvent(event, for: exchange)
+        } else {
+            connection.perform { $0.sendEvent(event, for: self.exchange) }
+        }
     }
 
     /// Ends a streamed response.
