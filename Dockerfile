@@ -18,7 +18,7 @@ RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Config ./Config
-COPY scripts/check-runtime-libs.sh ./scripts/
+COPY scripts/check-runtime-libs ./scripts/
 # Size (issue 9: the image within 150 MB; half the binary is Foundation's ICU data):
 # - OpenSSL and SQLite are linked from their static archives (removing the
 #   dev symlinks makes -lssl, -lcrypto and -lsqlite3 find the .a files), so
@@ -37,22 +37,22 @@ RUN rm -f /usr/lib/*-linux-gnu/libssl.so /usr/lib/*-linux-gnu/libcrypto.so /usr/
     && bin="$(swift build "$@" --show-bin-path)" \
     && mkdir -p /staging \
     && strip -o /staging/signalbox "$bin/signalbox" \
-    && bash scripts/check-runtime-libs.sh /staging/signalbox \
+    && bash scripts/check-runtime-libs /staging/signalbox \
     && cp -R "$bin"/*.resources /staging/ \
     && cp -R Config /staging/Config
 
-# The runtime root (scripts/runtime-root.sh) is 7.2 MB (libstdc++ 2.2, libc
+# The runtime root (scripts/runtime-root) is 7.2 MB (libstdc++ 2.2, libc
 # 1.9, bash 1.3, libm 0.9, the rest 0.9) instead of debian:bookworm-slim's
 # 77.9 MB: the PostgreSQL store (SwiftNIO, BoringSSL, swift-crypto) grew the
 # binary by 17 MB and the image to 161.2 MB on slim, 90.5 MB on this root
 # (issue 9: at most 150). The price: no package manager, no coreutils, no
 # shell but bash, so `docker exec … bash` has its builtins only (no ls, cat,
 # ps, curl); use docker cp/export or a tool container to look around.
-COPY scripts/runtime-root.sh ./scripts/
+COPY scripts/runtime-root ./scripts/
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
-    && bash scripts/runtime-root.sh /rootfs /staging/signalbox
+    && bash scripts/runtime-root /rootfs /staging/signalbox
 
 FROM scratch
 COPY --from=build /rootfs /

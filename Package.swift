@@ -1,16 +1,19 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Layers, lowest first: Rx ← HTTP, Search ← Signalbox ← signalbox (executable).
+// Layers, lowest first: Base ← Rx ← HTTP, Search ← Signalbox ← signalbox (executable).
 // HTTP knows nothing of search; Search knows nothing of HTTP.
 let package = Package(
     name: "Signalbox",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "Base", targets: ["Base"]),
         .library(name: "Rx", targets: ["Rx"]),
         .library(name: "RxTest", targets: ["RxTest"]),
         .library(name: "RxBlocking", targets: ["RxBlocking"]),
+        .library(name: "RxCompat", targets: ["RxCompat"]),
         .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "HTTPTesting", targets: ["HTTPTesting"]),
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Signalbox", targets: ["Signalbox"]),
         .executable(name: "signalbox", targets: ["SignalboxCLI"]),
@@ -25,12 +28,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // `swift package generate-documentation` (DocC); CI fails on a DocC warning.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // Reactive core and traits (RxSwift 6 names). No dependencies.
-        .target(name: "Rx"),
+        // The lock, the monotonic clock and the stable hash every layer shares. No dependencies.
+        .target(name: "Base"),
+        // Reactive core and traits (RxSwift 6 names).
+        .target(name: "Rx", dependencies: ["Base"]),
         .target(name: "RxTest", dependencies: ["Rx"]),
         .target(name: "RxBlocking", dependencies: ["Rx"]),
+        // Pre-RxSwift-6 spellings (`observeOn`, `shareReplay`, `bindTo`, ...), each a
+        // forward to the RxSwift 6 operator; opt-in, so `Rx` stays RxSwift 6's API.
+        .target(name: "RxCompat", dependencies: ["Rx"]),
 
         // HTTP/1.1 server over POSIX sockets and Dispatch.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -39,21 +50,27 @@ let package = Package(
         .target(
             name: "HTTP",
             dependencies: [
-                "Rx", "CZlib", "COpenSSL",
+                "Base", "Rx", "CZlib", "COpenSSL",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // In-process requests to a router's routes, for tests of endpoints (no sockets).
+        .target(
+            name: "HTTPTesting",
+            dependencies: ["HTTP", "Rx", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
 
-        // The search index. No HTTP; from Rx only the lock (`Locked`).
-        .target(name: "Search", dependencies: ["Rx", "CZlib"], resources: [.copy("Resources")]),
+        // The search index. No HTTP, no reactive core.
+        .target(name: "Search", dependencies: ["Base", "CZlib"], resources: [.copy("Resources")]),
 
         // The service: endpoints, lookups, change feed, store, metrics.
         .target(
             name: "Signalbox",
             dependencies: [
-                "Rx", "HTTP", "Search",
+                "Base", "Rx", "HTTP", "Search",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -61,6 +78,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             resources: [.copy("Resources")]
         ),
@@ -72,10 +90,25 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "RxTests", dependencies: ["Rx", "RxTest"]),
+        .testTarget(name: "RxTests", dependencies: ["Base", "Rx", "RxTest"]),
         .testTarget(name: "RxBlockingTests", dependencies: ["Rx", "RxBlocking"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Rx", "RxTest", "COpenSSL"]),
+        .testTarget(name: "SeedExamplesTests", dependencies: ["Rx", "RxCompat", "RxTest"]),
+        .testTarget(
+            name: "HTTPTests",
+            dependencies: [
+                "Base", "HTTP", "HTTPTesting", "Rx", "RxTest", "COpenSSL", "CZlib",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "SearchTests", dependencies: ["Search"], resources: [.copy("Resources")]),
-        .testTarget(name: "SignalboxTests", dependencies: ["Signalbox", "Rx", "RxTest", "HTTP", "Search"]),
+        .testTarget(
+            name: "SignalboxTests",
+            dependencies: [
+                "Base", "Signalbox", "Rx", "RxTest", "HTTP", "HTTPTesting", "Search",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

@@ -1,4 +1,4 @@
-// libFuzzer entry point for RequestParser, built by scripts/fuzz-parser (not by SwiftPM).
+// libFuzzer entry point for RequestParser, built by `scripts/fuzz parser` (not by SwiftPM).
 //
 // Each input is parsed whole and again split at a position taken from its first byte and
 // byte by byte; the three runs must agree (events with body pieces joined, and the error),

@@ -1,5 +1,11 @@
 @testable import HTTP
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 /// Timeouts and the connection limit over real sockets, with short settings.

@@ -1,5 +1,11 @@
 @testable import HTTP
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 /// Clients that send part of a request and then reset (RST) the connection.

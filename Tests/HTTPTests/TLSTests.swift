@@ -1,5 +1,11 @@
 import COpenSSL
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @testable import HTTP
 import HTTPTypes
 import Rx

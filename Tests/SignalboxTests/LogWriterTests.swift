@@ -109,4 +109,23 @@ import Testing
         #expect(object["level"] as? String == "info")
         #expect(object["label"] as? String == "signalbox")
     }
+
+    /// A reload's `log.format`: records logged before the switch keep the old format, even
+    /// when the writer formats them after it (nothing was written before the last flush here).
+    @Test func setFormatSwitchesFromTheNextRecord() async throws {
+        let output = Output(format: .text)
+        let logger = output.logger("signalbox")
+        logger.info("before")
+        output.writer.setFormat(.json)
+        logger.info("after")
+        output.writer.setFormat(.text)
+        logger.info("back")
+        await output.writer.flush()
+        let lines = output.lines()
+        try #require(lines.count == 3)
+        #expect(lines[0].hasSuffix("info signalbox: [SignalboxTests] before"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(object["message"] as? String == "after")
+        #expect(lines[2].hasSuffix("info signalbox: [SignalboxTests] back"))
+    }
 }

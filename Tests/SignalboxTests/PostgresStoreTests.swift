@@ -108,12 +108,13 @@ struct PostgresStoreTests {
         await #expect(throws: StoreError.self) { try await store.commit(.upsert(id: "x", body: Data("{}".utf8))) }
         #expect(ContinuousClock.now - started < .seconds(4))
         ScratchPostgres.psql(url.adminString, "ALTER DATABASE \(url.database!) ALLOW_CONNECTIONS true")
-        // Back: writes go through again, on the same store object.
+        // Back: writes go through again, on the same store object. (Not necessarily as change 1:
+        // under load a try may time out on our side after its statement reached the server.)
         var committed: Int64?
         for _ in 0..<20 where committed == nil {
             committed = try? await store.commit(.upsert(id: "x", body: Data("{}".utf8)))
         }
-        #expect(committed == 1)
+        #expect(committed != nil)
         await store.close()
     }
 }

@@ -1,3 +1,4 @@
+import Base
 import Rx
 import Search
 import Testing

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import HTTP
 import HTTPTypes
@@ -48,17 +49,19 @@ import Testing
     }
 
     @Test func everyConfiguredKeyWritesAndNoOtherDoes() throws {
-        let authorization = WriteAuthorization(apiKeys: ["old-key", "new-key"], allowUnauthenticated: false)
+        var settings = Settings()
+        settings.apiKeys = "old-key,new-key"
+        let access = WriteAccess(settings: BehaviorRelay(value: settings))
         func request(_ key: String) -> Request {
             Request(head: HTTPRequest(method: .put, scheme: nil, authority: nil, path: "/documents/1",
                                       headerFields: [.authorization: "Bearer \(key)"]))
         }
-        #expect(try authorization.check(request("old-key")) == "old-key")
-        #expect(try authorization.check(request("new-key")) == "new-key")
-        #expect(throws: HTTPError.self) { try authorization.check(request("other")) }
-        #expect(throws: HTTPError.self) { try authorization.check(request("new-ke")) }
+        #expect(try access.key(of: request("old-key"), settings: settings) == "old-key")
+        #expect(try access.key(of: request("new-key"), settings: settings) == "new-key")
+        #expect(throws: HTTPError.self) { try access.key(of: request("other"), settings: settings) }
+        #expect(throws: HTTPError.self) { try access.key(of: request("new-ke"), settings: settings) }
         // A key followed by 256 more bytes once compared equal (the length difference was truncated to a byte).
-        #expect(throws: HTTPError.self) { try authorization.check(request("new-key" + String(repeating: "x", count: 256))) }
+        #expect(throws: HTTPError.self) { try access.key(of: request("new-key" + String(repeating: "x", count: 256)), settings: settings) }
     }
 
     @Test func keysAreParsedFromListsAndFiles() throws {

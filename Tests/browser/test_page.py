@@ -1,6 +1,6 @@
 """The search page at `/` in a real headless Chromium (Selenium).
 
-Run by scripts/browser-test.sh, which starts the release binary and passes
+Run by scripts/browser-test, which starts the release binary and passes
 SIGNALBOX_URL, SIGNALBOX_API_KEY and SIGNALBOX_ARTIFACTS (screenshots).
 Every wait is a WebDriverWait on a condition of the page, never a sleep.
 """
@@ -25,7 +25,7 @@ KEY = os.environ.get("SIGNALBOX_API_KEY", "")
 ARTIFACTS = os.environ.get("SIGNALBOX_ARTIFACTS", "artifacts/browser")
 WAIT_SECONDS = 10
 
-pytestmark = pytest.mark.skipif(not BASE, reason="SIGNALBOX_URL is not set (run scripts/browser-test.sh)")
+pytestmark = pytest.mark.skipif(not BASE, reason="SIGNALBOX_URL is not set (run scripts/browser-test)")
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,14 @@
+import Base
 import Dispatch
 import HTTPTypes
 import Logging
+import Rx
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One client connection: reads requests through the parser, hands complete
@@ -14,14 +20,13 @@ import Glibc
 /// life of the connection (also while a handler runs or an event stream is
 /// quiet), so a peer that goes away is noticed at once and everything running
 /// for it is cancelled.
-final class Connection: @unchecked Sendable {
+final class Connection: ResponseChannel, @unchecked Sendable {
     let fd: Int32
     let remote: String
     /// Strong: a handler or stream may still reach its connection after the worker is gone
     /// (an unowned reference would then crash). The cycle ends in close(), which removes the
-    /// connection from its worker, and every connection closes when its server stops or is freed.
-    let worker: Worker
-    private var core: ServerCore { worker.core }
+    /// connection from its host, and every connection closes when its server stops or is freed.
+    private let host: any ConnectionHost
     private let responder: any RequestResponder
     private var transport: Transport
     private let openedAt: UInt64
@@ -61,22 +66,22 @@ final class Connection: @unchecked Sendable {
     private var requestCount = 0
     private var lastWriteProgress: UInt64 = 0
 
-    init(fd: Int32, remote: String, worker: Worker, rejection: Rejection?, transport: Transport, responder: any RequestResponder) {
+    init(fd: Int32, remote: String, host: any ConnectionHost, rejection: Rejection?, transport: Transport, responder: any RequestResponder) {
         self.fd = fd
         self.remote = remote
-        self.worker = worker
+        self.host = host
         self.rejection = rejection
         self.transport = transport
         self.responder = responder
-        self.parser = RequestParser(limits: worker.core.configuration.limits)
-        self.openedAt = Clock.now()
+        self.parser = RequestParser(limits: host.configuration.limits)
+        self.openedAt = MonotonicClock.nanoseconds()
         self.phaseSince = openedAt
     }
 
     // MARK: Life cycle
 
     func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: worker.queue)
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: host.queue)
         source.setEventHandler { [weak self] in self?.readable() }  // weak: nothing to prove
         source.setCancelHandler { [self] in self.sourceCancelled() }
         openSources += 1
@@ -84,21 +89,18 @@ final class Connection: @unchecked Sendable {
         source.resume()
         if let rejection {
             // Over a connection limit: answer 503 (or 429 for one address) at once and close.
-            let exchange = Exchange(head: nil, started: Clock.now())
+            let exchange = Exchange(head: nil, started: MonotonicClock.nanoseconds())
             exchanges.append(exchange)
             stopReadingRequests = true
             respond(rejection.response, to: exchange)
         }
     }
 
-    /// Runs `body` on the worker queue: at once when already there, else in order later.
-    func perform(_ body: @escaping @Sendable (Connection) -> Void) {
-        if worker.isCurrent {
-            body(self)
-        } else {
-            worker.queue.async { body(self) }
-        }
-    }
+    // MARK: ResponseChannel (the answering methods are below)
+
+    var isCurrent: Bool { host.isCurrent }
+    func enqueue(_ work: @escaping @Sendable () -> Void) { host.queue.async(execute: work) }
+    var eventScheduler: any SchedulerType { host.eventScheduler }
 
     /// Shutdown: finish the requests in flight, end event streams, close when idle.
     func drain() {
@@ -121,7 +123,7 @@ final class Connection: @unchecked Sendable {
     func abort(reason: String) {
         guard !isClosed else { return }
         if reason != "peer closed" {
-            core.logger.debug("connection closed", metadata: ["remote": "\(remote)", "reason": "\(reason)"])
+            host.logger.debug("connection closed", metadata: ["remote": "\(remote)", "reason": "\(reason)"])
         }
         // Requests that never got their whole answer still get their access-log line.
         for exchange in exchanges where exchange.head != nil {
@@ -142,7 +144,7 @@ final class Connection: @unchecked Sendable {
         exchanges.removeAll()
         reading = nil
         for exchange in cancelled {
-            if exchange.isStream && exchange.responded && !exchange.finished { core.streamClosed() }
+            if exchange.isStream && exchange.responded && !exchange.finished { host.streamClosed() }
             exchange.retire(cancelling: true)
         }
         pending = []
@@ -153,8 +155,7 @@ final class Connection: @unchecked Sendable {
         }
         if readPaused { readSource?.resume() }
         readSource?.cancel()
-        worker.remove(self)
-        if rejection == nil { core.connectionClosed(remote: remote) }
+        host.connectionClosed(self, remote: remote, counted: rejection == nil)
     }
 
     /// The descriptor is closed only after both sources are cancelled, so its
@@ -162,7 +163,7 @@ final class Connection: @unchecked Sendable {
     private func sourceCancelled() {
         openSources -= 1
         if openSources == 0 {
-            Glibc.close(fd)
+            systemClose(fd)
         }
     }
 
@@ -174,11 +175,11 @@ final class Connection: @unchecked Sendable {
         guard pendingOffset >= pending.count else { return }
         transport.closeOutput()
         shutdown(fd, Int32(SHUT_WR))
-        state = .lingering(since: Clock.now())
+        state = .lingering(since: MonotonicClock.nanoseconds())
         // The linger is far shorter than the request timeouts the worker's sweep
         // is paced by, so it has a timer of its own (the sweep still checks it).
-        let linger = core.configuration.lingerTimeout.nanoseconds
-        worker.queue.asyncAfter(deadline: .now() + .nanoseconds(Int(linger))) { [self] in
+        let linger = host.configuration.lingerTimeout.nanoseconds
+        host.queue.asyncAfter(deadline: .now() + .nanoseconds(Int(linger))) { [self] in
             if case .lingering = state { close() }
         }
         for exchange in exchanges { exchange.retire(cancelling: true) }
@@ -193,7 +194,7 @@ final class Connection: @unchecked Sendable {
             inReadHandler = false
             pump()
         }
-        let buffer = worker.readBuffer
+        let buffer = host.readBuffer
         for _ in 0..<4 {
             switch transport.read(fd, into: buffer) {
             case .transferred(let count):
@@ -234,7 +235,7 @@ final class Connection: @unchecked Sendable {
     }
 
     private func readBufferedInputLater() {
-        worker.queue.async { [self] in
+        host.queue.async { [self] in
             if case .closed = state { return }
             if !readPaused { readable() }
         }
@@ -242,7 +243,7 @@ final class Connection: @unchecked Sendable {
 
     /// Plain HTTP on the TLS port: answered in plain, as Go's net/http does, then closed.
     private func refusePlainHTTP() {
-        core.logger.debug("plain HTTP on the TLS port", metadata: ["remote": "\(remote)"])
+        host.logger.debug("plain HTTP on the TLS port", metadata: ["remote": "\(remote)"])
         transport = .plain
         stopReadingRequests = true
         for exchange in exchanges { exchange.retire(cancelling: true) }
@@ -266,11 +267,11 @@ final class Connection: @unchecked Sendable {
         }
         let newPhase = parser.phase
         if newPhase != phase {
-            phaseSince = Clock.now()
+            phaseSince = MonotonicClock.nanoseconds()
             phase = newPhase
         }
         if parser.phase == .closed { stopReadingRequests = true }
-        if exchanges.count >= core.configuration.maxPipelinedRequests && !readPaused {
+        if exchanges.count >= host.configuration.maxPipelinedRequests && !readPaused {
             // Too many unanswered requests: stop reading until the oldest is answered.
             readPaused = true
             readSource?.suspend()
@@ -282,7 +283,7 @@ final class Connection: @unchecked Sendable {
         switch event {
         case .head(let head):
             requestCount += 1
-            let exchange = Exchange(head: head, started: Clock.now())
+            let exchange = Exchange(head: head, started: MonotonicClock.nanoseconds())
             exchanges.append(exchange)
             reading = exchange
             if head.expectContinue {
@@ -295,7 +296,7 @@ final class Connection: @unchecked Sendable {
         case .end:
             guard let exchange = reading else { return }
             reading = nil
-            phaseSince = Clock.now()
+            phaseSince = MonotonicClock.nanoseconds()
             if let head = exchange.head, !head.keepAlive || draining {
                 exchange.closeAfter = true
                 stopReadingRequests = true
@@ -308,10 +309,10 @@ final class Connection: @unchecked Sendable {
 
     private func dispatch(_ exchange: Exchange) {
         guard let head = exchange.head else { return }
-        exchange.requestID = Self.requestID(from: head.request.headerFields) ?? worker.nextRequestID()
+        exchange.requestID = Self.requestID(from: head.request.headerFields) ?? host.nextRequestID()
         let request = Request(head: head.request, version: head.version, body: exchange.body, id: exchange.requestID, remoteAddress: remote)
         exchange.body = []
-        let sink = ResponseSink(connection: self, exchange: exchange)
+        let sink = ResponseSink(channel: self, exchange: exchange)
         exchange.sink = sink
         if head.request.method == .options && head.request.path == "*" {
             respond(Response(status: .ok, headerFields: [.allow: responder.allowedMethods.joined(separator: ", "), .contentLength: "0"]), to: exchange)
@@ -335,8 +336,8 @@ final class Connection: @unchecked Sendable {
             self.reading = nil
             exchanges.removeAll { $0 === reading }
         }
-        let exchange = Exchange(head: nil, started: Clock.now())
-        exchange.requestID = worker.nextRequestID()
+        let exchange = Exchange(head: nil, started: MonotonicClock.nanoseconds())
+        exchange.requestID = host.nextRequestID()
         exchanges.append(exchange)
         respond(ProblemDetails.response(status: status, title: status.reasonPhrase, detail: detail, instance: nil), to: exchange)
     }
@@ -349,7 +350,7 @@ final class Connection: @unchecked Sendable {
         exchange.finished = true
         exchange.sink?.release()
         if draining || exchange.head == nil { exchange.closeAfter = true }
-        let bytes = ResponseEncoder.encode(response, for: exchange, worker: worker)
+        let bytes = host.encoder.encode(response, for: exchange)
         if exchange.output.isEmpty { exchange.output = bytes } else { exchange.output += bytes }
         if !inReadHandler { pump() }
     }
@@ -362,11 +363,11 @@ final class Connection: @unchecked Sendable {
             exchange.finished = true
             exchange.sink?.cancel()
         } else {
-            core.streamOpened()
+            host.streamOpened()
         }
         if draining { exchange.closeAfter = true }
-        exchange.output += ResponseEncoder.encodeStreamHead(response, for: exchange, worker: worker)
-        exchange.lastOutput = Clock.now()
+        exchange.output += host.encoder.encodeStreamHead(response, for: exchange)
+        exchange.lastOutput = MonotonicClock.nanoseconds()
         if !inReadHandler { pump() }
     }
 
@@ -375,9 +376,9 @@ final class Connection: @unchecked Sendable {
     /// and only what the socket does not take is queued.
     func sendEvent(_ event: EncodedEvent, for exchange: Exchange) {
         guard exchange.isStream, !exchange.finished, !isClosed else { return }
-        exchange.lastOutput = Clock.now()
+        exchange.lastOutput = MonotonicClock.nanoseconds()
         if exchange.chunked, canWriteDirectly(exchange) {
-            guard event.chunk.count <= worker.settings.maxQueuedEventBytes else {
+            guard event.chunk.count <= host.settings.maxQueuedEventBytes else {
                 dropSlowClient(exchange, queued: event.chunk.count)
                 return
             }
@@ -387,7 +388,7 @@ final class Connection: @unchecked Sendable {
         }
         if exchange.chunked { exchange.output += event.chunk } else { exchange.output += event.block }
         let queued = exchange.output.count + (exchanges.first === exchange ? pending.count - pendingOffset : 0)
-        if queued > worker.settings.maxQueuedEventBytes {
+        if queued > host.settings.maxQueuedEventBytes {
             dropSlowClient(exchange, queued: queued)
             return
         }
@@ -396,8 +397,8 @@ final class Connection: @unchecked Sendable {
 
     /// A client that cannot keep up is dropped rather than buffered without bound.
     private func dropSlowClient(_ exchange: Exchange, queued: Int) {
-        core.gauges.droppedSSEClients.increment()
-        core.logger.info("dropped slow event-stream client", metadata: ["remote": "\(remote)", "request_id": "\(exchange.requestID)", "queued_bytes": "\(queued)"])
+        host.droppedSlowClient()
+        host.logger.info("dropped slow event-stream client", metadata: ["remote": "\(remote)", "request_id": "\(exchange.requestID)", "queued_bytes": "\(queued)"])
         abort(reason: "slow event-stream client")
     }
 
@@ -413,7 +414,7 @@ final class Connection: @unchecked Sendable {
     /// copies only the part the socket did not take into the queue.
     private func writeDirectly(_ bytes: [UInt8]) {
         let result = bytes.withUnsafeBytes { transport.write(fd, $0) }
-        lastWriteProgress = Clock.now()
+        lastWriteProgress = MonotonicClock.nanoseconds()
         switch result {
         case .transferred(let count) where count == bytes.count:
             return
@@ -435,7 +436,7 @@ final class Connection: @unchecked Sendable {
         guard exchange.isStream, !exchange.finished, !isClosed else { return }
         exchange.finished = true
         exchange.sink?.cancel()
-        core.streamClosed()
+        host.streamClosed()
         ResponseEncoder.appendLastChunk(for: exchange)
         if !inReadHandler { pump() }
     }
@@ -467,14 +468,14 @@ final class Connection: @unchecked Sendable {
                 break
             }
         }
-        if readPaused && exchanges.count < core.configuration.maxPipelinedRequests {
+        if readPaused && exchanges.count < host.configuration.maxPipelinedRequests {
             readPaused = false
             readSource?.resume()
             if transport.hasBufferedInput { readBufferedInputLater() }
         }
         if answered && exchanges.isEmpty && phase == .idle {
             // The idle keep-alive timeout starts when the last response is out.
-            phaseSince = Clock.now()
+            phaseSince = MonotonicClock.nanoseconds()
         }
         write()
     }
@@ -484,7 +485,7 @@ final class Connection: @unchecked Sendable {
     private func write() {
         guard !isClosed else { return }
         // The write timeout runs from the moment the socket stopped taking bytes.
-        if !writeBlocked && !writeWaitsForRead { lastWriteProgress = Clock.now() }
+        if !writeBlocked && !writeWaitsForRead { lastWriteProgress = MonotonicClock.nanoseconds() }
         writeBlocked = false
         writeWaitsForRead = false
         while pendingOffset < pending.count {
@@ -494,7 +495,7 @@ final class Connection: @unchecked Sendable {
             switch result {
             case .transferred(let count):
                 pendingOffset += count
-                lastWriteProgress = Clock.now()
+                lastWriteProgress = MonotonicClock.nanoseconds()
                 continue
             case .wantWrite:
                 writeBlocked = true
@@ -533,7 +534,7 @@ final class Connection: @unchecked Sendable {
         let wanted = writeBlocked || readWantsWrite
         guard wanted != writeSourceActive else { return }
         if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: worker.queue)
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: host.queue)
             source.setEventHandler { [weak self] in self?.writable() }
             source.setCancelHandler { [self] in self.sourceCancelled() }
             openSources += 1
@@ -549,17 +550,17 @@ final class Connection: @unchecked Sendable {
 
     /// Called by the worker's periodic sweep.
     func checkTimers(now: UInt64) {
-        let settings = worker.settings
+        let settings = host.settings
         switch state {
         case .closed:
             return
         case .lingering(let since):
-            if now &- since >= core.configuration.lingerTimeout.nanoseconds { close() }
+            if now &- since >= host.configuration.lingerTimeout.nanoseconds { close() }
             return
         case .open:
             break
         }
-        if transport.isHandshaking, let limit = core.configuration.tls?.handshakeTimeout, now &- openedAt >= limit.nanoseconds {
+        if transport.isHandshaking, let limit = host.configuration.tls?.handshakeTimeout, now &- openedAt >= limit.nanoseconds {
             abort(reason: "TLS handshake timeout")
             return
         }
@@ -593,13 +594,13 @@ final class Connection: @unchecked Sendable {
     /// The access-log line and metrics of one request; `outcome` says why it
     /// ended early (its status is then what was sent, or 0 when nothing was).
     private func log(_ exchange: Exchange, outcome: String? = nil) {
-        let duration = Clock.now() &- exchange.started
+        let duration = MonotonicClock.nanoseconds() &- exchange.started
         if outcome == nil {
-            worker.metrics.recordRequest(routeID: exchange.routeID, route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
+            host.requestCompleted(routeID: exchange.routeID, route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
         }
         // Values as they are: a log handler that formats off the request path (the service's
         // batched writer) turns the numbers into text there, not here.
-        core.logger.info("request", metadata: [
+        host.logger.info("request", metadata: [
             "method": .string(exchange.methodName),
             "path": .string(exchange.path),
             "status": .stringConvertible(exchange.status),

@@ -3,7 +3,7 @@
 /// Confined to its connection's worker queue. Responses leave the connection
 /// in request order: only the first exchange's `output` is written, and the
 /// next one starts when it is `finished` (pipelining).
-final class Exchange {
+package final class Exchange {
     /// The parsed head; nil for a response the connection makes itself (400, 408, ...).
     let head: RequestHead?
     let started: UInt64
@@ -31,7 +31,7 @@ final class Exchange {
     /// exchange leaves the connection (`retire`) to break the cycle.
     var sink: ResponseSink?
 
-    init(head: RequestHead?, started: UInt64) {
+    package init(head: RequestHead?, started: UInt64) {
         self.head = head
         self.started = started
     }

@@ -1,3 +1,4 @@
+import Base
 import Rx
 
 /// The handle a responder uses to answer one request, from any thread.
@@ -6,9 +7,9 @@ import Rx
 /// threads hop onto it, in order. Only the first final answer counts. When
 /// the connection goes away (peer closed, timeout, shutdown) the registered
 /// cancellation runs at once, exactly once.
-final class ResponseSink: @unchecked Sendable {
-    private let connection: Connection
-    /// Touched only on the connection's worker queue.
+package final class ResponseSink: @unchecked Sendable {
+    private let channel: any ResponseChannel
+    /// Touched only on the channel's queue.
     let exchange: Exchange
     private let cancellation = Locked<Cancellation>(.none)
 
@@ -18,9 +19,18 @@ final class ResponseSink: @unchecked Sendable {
         case cancelled
     }
 
-    init(connection: Connection, exchange: Exchange) {
-        self.connection = connection
+    package init(channel: any ResponseChannel, exchange: Exchange) {
+        self.channel = channel
         self.exchange = exchange
+    }
+
+    /// Runs `body` on the channel's queue: at once when already there, else in order later.
+    private func perform(_ body: @escaping @Sendable (any ResponseChannel) -> Void) {
+        if channel.isCurrent {
+            body(channel)
+        } else {
+            channel.enqueue { [channel] in body(channel) }
+        }
     }
 
     /// Records the route pattern; call on the worker queue, before answering.
@@ -31,17 +41,7 @@ final class ResponseSink: @unchecked Sendable {
 
     /// Answers with a complete response.
     func respond(_ response: Response) {
-        connection.perform { $0.respond(response, to: self.exchange) }
-    }
-
-    /// Answers with `value` encoded (on the calling thread), or with the
-    /// problem response if encoding fails.
-    func respond(encoding value: some ResponseEncodable) {
-        do {
-            respond(try value.response())
-        } catch {
-            fail(error)
-        }
+        perform { $0.respond(response, to: self.exchange) }
     }
 
     /// Runs a handler; a thrown error is answered as a problem response.
@@ -62,26 +62,26 @@ final class ResponseSink: @unchecked Sendable {
 
     /// Starts a streamed response with `head`'s status and fields (its body is ignored).
     func startStream(_ head: Response) {
-        connection.perform { $0.startStream(head, for: self.exchange) }
+        perform { $0.startStream(head, for: self.exchange) }
     }
 
-    /// The serial scheduler of the connection's worker: event streams built
-    /// for this response deliver there, so their events need no further hop.
-    var eventScheduler: any SchedulerType { connection.worker.eventScheduler }
+    /// The serial scheduler of the channel's queue: event streams built for
+    /// this response deliver there, so their events need no further hop.
+    var eventScheduler: any SchedulerType { channel.eventScheduler }
 
     /// Sends the next event of a streamed response (its shared bytes, not a copy).
     func send(_ event: EncodedEvent) {
-        // On the worker (every event of a stream built by the router): no closure to allocate.
-        if connection.worker.isCurrent {
-            connection.sendEvent(event, for: exchange)
+        // On the channel's queue (every event of a stream built by the router): no closure to allocate.
+        if channel.isCurrent {
+            channel.sendEvent(event, for: exchange)
         } else {
-            connection.perform { $0.sendEvent(event, for: self.exchange) }
+            perform { $0.sendEvent(event, for: self.exchange) }
         }
     }
 
     /// Ends a streamed response.
     func finish() {
-        connection.perform { $0.finishStream(self.exchange) }
+        perform { $0.finishStream(self.exchange) }
     }
 
     /// Registers the work to stop when the connection goes away; runs it at
@@ -96,7 +96,7 @@ final class ResponseSink: @unchecked Sendable {
     }
 
     /// Stops the registered work; later registrations run at once.
-    func cancel() {
+    package func cancel() {
         let action = cancellation.withLock { state -> (@Sendable () -> Void)? in
             defer { state = .cancelled }
             if case .registered(let action) = state { return action }
@@ -106,15 +106,30 @@ final class ResponseSink: @unchecked Sendable {
     }
 
     /// Forgets the registered work without running it (the answer is complete).
-    func release() {
+    package func release() {
         cancellation.withLock { state in
             if case .registered = state { state = .none }
         }
     }
 }
 
+/// Where a sink's answers go: a connection, or an in-process test client. The four
+/// answering methods run on the channel's serial queue.
+package protocol ResponseChannel: AnyObject, Sendable {
+    /// Whether the caller runs on the channel's queue.
+    var isCurrent: Bool { get }
+    /// Runs `work` on the channel's queue, after what is already queued.
+    func enqueue(_ work: @escaping @Sendable () -> Void)
+    /// The serial scheduler of the channel's queue.
+    var eventScheduler: any SchedulerType { get }
+    func respond(_ response: Response, to exchange: Exchange)
+    func startStream(_ head: Response, for exchange: Exchange)
+    func sendEvent(_ event: EncodedEvent, for exchange: Exchange)
+    func finishStream(_ exchange: Exchange)
+}
+
 /// What answers requests: the router, or a test's stand-in.
-protocol RequestResponder: Sendable {
+package protocol RequestResponder: Sendable {
     /// Starts answering `request` through `sink`. Called on the connection's
     /// worker queue; may answer before returning.
     func respond(to request: Request, sink: ResponseSink)

@@ -10,7 +10,7 @@ import Darwin
 
 /// A strict, incremental HTTP/1.1 request parser (RFC 9112) for one connection.
 ///
-/// Feed it bytes as they arrive with ``parse(_:onEvent:)``; it reports each request as
+/// Feed it bytes as they arrive with `parse(_:onEvent:)`; it reports each request as
 /// `.head`, zero or more `.body` and `.end`, and keeps going with the next pipelined request
 /// in the same buffer. The events (with consecutive `.body` bytes joined) and any error are
 /// the same however the bytes are split across calls; only the sizes of `.body` pieces vary.
@@ -128,7 +128,7 @@ public struct RequestParser: Sendable {
     }
 
     /// True while a request has started but not ended (its head or body is incomplete).
-    public var isMidRequest: Bool {
+    var isMidRequest: Bool {
         switch phase {
         case .head, .body: true
         case .idle, .closed, .failed: false

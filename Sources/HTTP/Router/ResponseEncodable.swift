@@ -14,7 +14,7 @@ import HTTPTypes
 /// ```swift
 /// struct Document: Codable, ResponseEncodable { ... }
 /// ```
-public protocol ResponseEncodable: SendableMetatype {
+public protocol ResponseEncodable: ResponseGenerator {
     /// The response for this value (status 200 unless the value says otherwise).
     func response() throws -> Response
 }
@@ -27,7 +27,7 @@ extension String: ResponseEncodable {
     public func response() throws -> Response { Response(text: self) }
 }
 
-extension Array: ResponseEncodable where Element == UInt8 {
+extension Array: ResponseGenerator, ResponseEncodable where Element == UInt8 {
     public func response() throws -> Response {
         Response(headerFields: [.contentType: "application/octet-stream"], body: self)
     }

@@ -1,3 +1,4 @@
+import Base
 import HTTPTypes
 import Rx
 
@@ -6,16 +7,9 @@ import Rx
 /// Patterns have literal segments, `:name` parameters (`/documents/:id`,
 /// read with `request.parameters["id"]`) and an optional trailing `*` (the
 /// rest of the path, as `request.parameters["*"]`). The first route added
-/// that matches wins. Handlers return the trait that states what the client
-/// gets (see `Router+Single.swift` and its siblings):
-///
-/// | handler returns | the client sees |
-/// |---|---|
-/// | `Single<T>` | 200 with `T` encoded |
-/// | `Maybe<T>` | 200 with `T`, or 404 when empty |
-/// | `Completable` | 204 |
-/// | `Signal<ServerSentEvent>`, `Driver<ServerSentEvent>` | a `text/event-stream` |
-/// | `T: ResponseEncodable` | 200 with `T` encoded, at once |
+/// that matches wins. A handler returns any `ResponseGenerator`: a value, or
+/// the trait that states what the client gets (`Single`, `Maybe`,
+/// `Completable`, a `Signal` or `Driver` of events; see `ResponseGenerator`).
 ///
 /// Errors (thrown, or emitted by the trait) become RFC 9457 problem
 /// responses: an `HTTPError` keeps its status, anything else is a 500. An
@@ -57,15 +51,15 @@ public final class Router: Sendable {
     }
 
     /// The routes as they are now, for a server to use.
-    func table() -> RouteTable { RouteTable(routes: routes.withLock { $0 }, gates: gates.withLock { $0 }) }
+    package func table() -> RouteTable { RouteTable(routes: routes.withLock { $0 }, gates: gates.withLock { $0 }) }
 }
 
 /// An immutable snapshot of a router's routes: what a server answers with.
-struct RouteTable: RequestResponder {
+package struct RouteTable: RequestResponder {
     let routes: [Router.Route]
     var gates: [Router.Gate] = []
 
-    var allowedMethods: [String] {
+    package var allowedMethods: [String] {
         var methods = ["OPTIONS"]
         for route in routes where !methods.contains(route.method.rawValue) {
             methods.append(route.method.rawValue)
@@ -74,7 +68,7 @@ struct RouteTable: RequestResponder {
         return methods
     }
 
-    func respond(to request: Request, sink: ResponseSink) {
+    package func respond(to request: Request, sink: ResponseSink) {
         let segments = RoutePattern.segments(of: request.path)
         var allowed: [HTTPRequest.Method] = []
         var headFallback: (Router.Route, PathParameters)?
@@ -127,25 +121,17 @@ struct RouteTable: RequestResponder {
     }
 }
 
-extension Router {
-    /// Adds a handler that answers at once with a value.
-    public func on<T: ResponseEncodable>(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request) throws -> T) {
+extension Router: RouteBuilder {
+    /// Adds a route: `handler`'s value answers requests for `method` and `path`.
+    public func on<Generator: ResponseGenerator>(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) {
         add(method, path) { request, sink in
-            guard let value = sink.run({ try handler(request) }) else { return }
-            sink.respond(encoding: value)
+            let reply = sink.run {
+                let value = Generator.buildsOnConnectionQueue
+                    ? try SharingScheduler.building(deliveringOn: sink.eventScheduler) { try handler(request) }
+                    : try handler(request)
+                return try value.reply(to: request)
+            }
+            reply?.answer(through: sink)
         }
     }
-
-    /// GET (and HEAD) `path`, answered at once with a value.
-    public func get<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.get, path, handler) }
-    /// POST `path`, answered at once with a value.
-    public func post<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.post, path, handler) }
-    /// PUT `path`, answered at once with a value.
-    public func put<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.put, path, handler) }
-    /// DELETE `path`, answered at once with a value.
-    public func delete<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.delete, path, handler) }
-    /// PATCH `path`, answered at once with a value.
-    public func patch<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.patch, path, handler) }
-    /// HEAD `path` (GET routes already answer HEAD), answered at once.
-    public func head<T: ResponseEncodable>(_ path: String, _ handler: @escaping @Sendable (Request) throws -> T) { on(.head, path, handler) }
 }

@@ -1,3 +1,4 @@
+import Base
 import Dispatch
 import Logging
 import Rx
@@ -137,13 +138,6 @@ public final class HTTPServer: Sendable {
         for worker in workers { worker.stop() }
         core.logger.info("stopped")
         lifecycleEvents.accept(.stopped)
-    }
-
-    /// Applies every settings value `settings` emits (e.g. a `ControlProperty`
-    /// or `BehaviorRelay` of the service's live configuration). Dispose the
-    /// result to stop following it.
-    public func apply<Source: ObservableConvertibleType>(_ settings: Source) -> Disposable where Source.Element == ServerSettings {
-        settings.asObservable().subscribe(onNext: { [weak self] in self?.apply($0) })
     }
 }
 

@@ -1,6 +1,10 @@
 import Dispatch
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A listening socket: accepts connections and hands them to the workers
@@ -39,7 +43,7 @@ final class Listener: @unchecked Sendable {
     func start() {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [weak self] in self?.acceptPending() }  // weak: see deinit
-        source.setCancelHandler { [fd] in Glibc.close(fd) }
+        source.setCancelHandler { [fd] in close(fd) }
         self.source = source
         source.resume()
     }
@@ -52,7 +56,7 @@ final class Listener: @unchecked Sendable {
             if paused { source.resume() }
             source.cancel()
         } else {
-            Glibc.close(fd)
+            close(fd)
         }
     }
 
@@ -63,7 +67,7 @@ final class Listener: @unchecked Sendable {
             stopped = true
             guard let source else {
                 // Never started (another listener failed to bind): nothing watches the socket.
-                Glibc.close(fd)
+                close(fd)
                 return
             }
             if paused { source.resume() }

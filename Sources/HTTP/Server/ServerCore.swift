@@ -1,3 +1,4 @@
+import Base
 import Logging
 import Rx
 import Synchronization

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -41,7 +43,7 @@ enum Socket {
                 try setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0)
             }
             guard bind(fd, info.ai_addr, info.ai_addrlen) == 0 else { throw SocketError(function: "bind", errno: errno) }
-            guard Glibc.listen(fd, backlog) == 0 else { throw SocketError(function: "listen", errno: errno) }
+            guard systemListen(fd, backlog) == 0 else { throw SocketError(function: "listen", errno: errno) }
             return (fd, try localPort(fd))
         } catch {
             close(fd)
@@ -79,7 +81,7 @@ enum Socket {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let fd = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemAccept(listener, $0, &length) }
         }
         guard fd >= 0 else {
             let error = errno

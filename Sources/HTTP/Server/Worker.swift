@@ -1,15 +1,21 @@
+import Base
 import Dispatch
+import Logging
 import Rx
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// One serial queue of the worker pool and the connections it runs.
+/// One serial queue of the worker pool and the connections it runs (their host).
 ///
 /// Everything a connection owns is touched only on its worker's queue, so
-/// connections need no locks; the read buffer, date cache and metric label
-/// cache are shared by the worker's connections for the same reason.
-final class Worker: @unchecked Sendable {
+/// connections need no locks; the read buffer, response encoder (its date cache)
+/// and metric label cache are shared by the worker's connections for the same reason.
+final class Worker: ConnectionHost, @unchecked Sendable {
     private static let key = DispatchSpecificKey<Int>()
 
     let index: Int
@@ -17,10 +23,8 @@ final class Worker: @unchecked Sendable {
     let core: ServerCore
     /// Scratch space for `recv`, reused by every connection of this worker.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-    let dates = DateCache()
+    let encoder: ResponseEncoder
     let metrics = HTTPMetrics()
-    /// `Server: <name>\r\n`, encoded once.
-    let serverField: [UInt8]
     /// Where the event streams of this worker's connections deliver: a serial
     /// queue on this worker's queue, so an event reaches the connection in one hop.
     let eventScheduler: SerialDispatchQueueScheduler
@@ -34,9 +38,7 @@ final class Worker: @unchecked Sendable {
         self.index = index
         self.core = core
         self.settings = settings
-        var field: [UInt8] = []
-        field.append(field: "Server", value: core.configuration.serverName)
-        serverField = field
+        encoder = ResponseEncoder(serverName: core.configuration.serverName, gzipThreshold: settings.gzipThreshold)
         queue = DispatchQueue(label: "signalbox.http.worker.\(index)", qos: .userInteractive)
         queue.setSpecific(key: Self.key, value: index)
         eventScheduler = SerialDispatchQueueScheduler(queue: queue, internalSerialQueueName: "signalbox.http.worker.\(index).events")
@@ -61,28 +63,41 @@ final class Worker: @unchecked Sendable {
             if let tls {
                 guard let session = TLSSession(context: tls, fd: fd) else {
                     self.core.logger.error("cannot start a TLS session", metadata: ["remote": "\(remote)"])
-                    Glibc.close(fd)
+                    close(fd)
                     if rejection == nil { self.core.connectionClosed(remote: remote) }
                     return
                 }
                 transport = .tls(session)
             }
-            let connection = Connection(fd: fd, remote: remote, worker: self, rejection: rejection, transport: transport, responder: responder)
+            let connection = Connection(fd: fd, remote: remote, host: self, rejection: rejection, transport: transport, responder: responder)
             self.connections[ObjectIdentifier(connection)] = connection
             connection.start()
         }
     }
 
-    /// Called by a connection when its socket is closed.
-    func remove(_ connection: Connection) {
-        connections[ObjectIdentifier(connection)] = nil
-    }
-
     func apply(_ settings: ServerSettings) {
         queue.async {
             self.settings = settings
+            self.encoder.gzipThreshold = settings.gzipThreshold
             self.scheduleSweep()
         }
+    }
+
+    // MARK: ConnectionHost
+
+    var configuration: ServerConfiguration { core.configuration }
+    var logger: Logger { core.logger }
+    func streamOpened() { core.streamOpened() }
+    func streamClosed() { core.streamClosed() }
+    func droppedSlowClient() { core.gauges.droppedSSEClients.increment() }
+
+    func requestCompleted(routeID: Int, route: String, method: String, status: Int, durationNanoseconds: UInt64) {
+        metrics.recordRequest(routeID: routeID, route: route, method: method, status: status, durationNanoseconds: durationNanoseconds)
+    }
+
+    func connectionClosed(_ connection: Connection, remote: String, counted: Bool) {
+        connections[ObjectIdentifier(connection)] = nil
+        if counted { core.connectionClosed(remote: remote) }
     }
 
     /// Asks every connection to finish what it is doing and close.
@@ -132,19 +147,10 @@ final class Worker: @unchecked Sendable {
         // still tick (an unowned self crashed a test under TSan); deinit cancels the timer.
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            let now = Clock.now()
+            let now = MonotonicClock.nanoseconds()
             for connection in Array(self.connections.values) { connection.checkTimers(now: now) }
         }
         timer.resume()
         sweepTimer = timer
-    }
-}
-
-/// Monotonic time in nanoseconds.
-enum Clock {
-    static func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 }

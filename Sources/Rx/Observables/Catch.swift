@@ -9,6 +9,23 @@ extension ObservableType {
     public func catchAndReturn(_ element: Element) -> Observable<Element> {
         Catch(source: asObservable(), handler: { _ in Observable.just(element) })
     }
+
+    /// Continues an observable sequence that is terminated by an error with the next
+    /// observable sequence of `sequence`, read lazily; fails with the last error when
+    /// `sequence` runs out after an error, and completes at once when it is empty.
+    public static func `catch`<Sources: Swift.Sequence>(_ sequence: Sources) -> Observable<Element>
+    where Sources.Element == Observable<Element> {
+        Observable.deferred {
+            var iterator = sequence.makeIterator()
+            func continuing(after error: Swift.Error?) -> Observable<Element> {
+                guard let source = iterator.next() else {
+                    return error.map { Observable.error($0) } ?? Observable.empty()
+                }
+                return source.catch { continuing(after: $0) }
+            }
+            return continuing(after: nil)
+        }
+    }
 }
 
 final private class CatchSinkProxy<Observer: ObserverType>: ObserverType {

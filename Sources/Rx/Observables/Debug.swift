@@ -4,7 +4,11 @@ extension ObservableType {
     /// Prints every subscription, event and disposal, each line stamped with the time and
     /// `identifier` (default: the call site), as RxSwift does.
     ///
+    /// - parameter identifier: Names the lines; nil for the call site (`file:line (function)`).
     /// - parameter trimOutput: Shortens long event descriptions to 40 characters.
+    /// - parameter file: The call site's file, for the default identifier.
+    /// - parameter line: The call site's line, for the default identifier.
+    /// - parameter function: The call site's function, for the default identifier.
     public func debug(_ identifier: String? = nil, trimOutput: Bool = false, file: String = #file, line: UInt = #line, function: String = #function) -> Observable<Element> {
         let identifier = identifier ?? "\(file.split(separator: "/").last ?? ""):\(line) (\(function))"
         return Debug(source: asObservable(), identifier: identifier, trimOutput: trimOutput)

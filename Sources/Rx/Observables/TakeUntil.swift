@@ -6,6 +6,7 @@ extension ObservableType {
 
     /// Returns elements from an observable sequence until the specified condition is true.
     ///
+    /// - parameter predicate: The condition that ends the sequence.
     /// - parameter behavior: Whether or not to include the last element matching the predicate. Defaults to `exclusive`.
     public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
         TakeUntilPredicate(source: asObservable(), behavior: behavior, predicate: predicate)
@@ -13,6 +14,7 @@ extension ObservableType {
 
     /// Returns elements from an observable sequence as long as a specified condition is true.
     ///
+    /// - parameter predicate: The condition that keeps the sequence going.
     /// - parameter behavior: Whether or not to include the last element not matching the predicate. Defaults to `exclusive`.
     public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
         take(until: { try !predicate($0) }, behavior: behavior)

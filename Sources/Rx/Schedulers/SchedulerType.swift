@@ -16,6 +16,7 @@ public protocol SchedulerType: ImmediateSchedulerType {
 
     /// Schedules a periodic piece of work.
     ///
+    /// - parameter state: The state of the first run.
     /// - parameter startAfter: Period after which initial work should be run.
     /// - parameter period: Period for running the work periodically.
     /// - parameter action: Action to be executed; its result is the state of the next run.

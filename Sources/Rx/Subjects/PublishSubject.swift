@@ -4,30 +4,23 @@
 /// subscribe after a terminal event get only that terminal event.
 ///
 /// Unlike RxSwift, calling `on` from several threads at once is allowed: the
-/// subject delivers one event at a time (under its reentrant lock), so events to
-/// one observer never overlap.
+/// subject delivers one event at a time, outside its lock (`SubjectDelivery`), so
+/// events to one observer never overlap.
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SynchronizedUnsubscribeType, @unchecked Sendable {
-    // `@unchecked`: all mutable state is guarded by `lock`.
+    // `@unchecked`: all mutable state is in `state`, guarded by its lock.
     /// The observer type of the subject (the subject itself).
     public typealias SubjectObserverType = PublishSubject<Element>
 
-    typealias Observers = Bag<AnyObserver<Element>>
-
-    private let lock = RecursiveLock()
-    private var delivery = DeliveryQueue<Element>()
-    private var disposed = false
-    private var observers = Observers()
-    private var stopped = false
-    private var stoppedEvent = nil as Event<Element>?
+    private let state = SubjectDelivery<Element>()
 
     /// Indicates whether the subject has any observers.
     public var hasObservers: Bool {
-        lock.performLocked { observers.count > 0 }
+        state.lock.performLocked { state.observers.count > 0 }
     }
 
     /// Indicates whether the subject has been disposed.
     public var isDisposed: Bool {
-        lock.performLocked { disposed }
+        state.lock.performLocked { state.disposed }
     }
 
     /// Creates a subject.
@@ -37,89 +30,33 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 
     /// Notifies all subscribed observers about the next event.
     public func on(_ event: Event<Element>) {
-        lock.lock()
-        let entry = delivery.enter(event)
-        if entry == .queued {
-            lock.unlock()
-            return
-        }
-        deliver(event, draining: entry == .owner)
-    }
-
-    /// Delivers `first` (and, when `draining`, the events other threads queued meanwhile).
-    /// Called with `lock` held; returns with it released. Observers run outside the lock.
-    private func deliver(_ first: Event<Element>, draining: Bool) {
-        var event = first
-        while true {
-            if disposed || stopped {
-                if draining { delivery.finish() }
-                lock.unlock()
-                return
-            }
-            let current = observers.items
-            switch event {
-            case .next(let element):
-                lock.unlock()
-                dispatchNext(current, element)
-            case .error, .completed:
-                stoppedEvent = event
-                stopped = true
-                observers.removeAll()
-                lock.unlock()
-                dispatch(current, event)
-            }
-            lock.lock()
-            guard draining, let next = delivery.next() else {
-                lock.unlock()
-                return
-            }
-            event = next
-        }
+        state.on(event, record: { _ in })
     }
 
     /// Notifies all subscribed observers about the next element.
     public func onNext(_ element: Element) {
-        lock.lock()
-        guard delivery.isIdle else {
-            lock.unlock()
-            on(.next(element))
-            return
-        }
-        if disposed || stopped {
-            lock.unlock()
-            return
-        }
-        delivery.own()
-        let current = observers.items
-        lock.unlock()
-        dispatchNext(current, element)
-        lock.lock()
-        guard let next = delivery.next() else {
-            lock.unlock()
-            return
-        }
-        deliver(next, draining: true)
+        state.onNext(element, record: { _ in })
     }
 
     /// Subscribes an observer to the subject.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        lock.performLocked {
-            if let stoppedEvent {
+        state.lock.performLocked {
+            if let stoppedEvent = state.stoppedEvent {
                 observer.on(stoppedEvent)
                 return Disposables.create()
             }
-            if disposed {
+            if state.disposed {
                 observer.on(.error(RxError.disposed(object: self)))
                 return Disposables.create()
             }
-            let key = observers.insert(AnyObserver(observer))
+            let key = state.observers.insert(AnyObserver(observer))
             return SubscriptionDisposable(owner: self, key: key)
         }
     }
 
     func synchronizedUnsubscribe(_ disposeKey: BagKey) {
-        lock.performLocked {
-            _ = observers.removeKey(disposeKey)
+        state.lock.performLocked {
+            _ = state.observers.removeKey(disposeKey)
         }
     }
 
@@ -128,10 +65,6 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 
     /// Unsubscribe all observers and release resources.
     public func dispose() {
-        lock.performLocked {
-            disposed = true
-            observers.removeAll()
-            stoppedEvent = nil
-        }
+        state.lock.performLocked { state.disposeLocked() }
     }
 }

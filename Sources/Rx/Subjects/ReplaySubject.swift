@@ -3,29 +3,23 @@
 /// Each notification is broadcasted to all subscribed and future observers, subject to buffer trimming policies.
 /// Replay happens synchronously inside `subscribe`. Delivery is serialized (see `PublishSubject`).
 public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, SynchronizedUnsubscribeType, Cancelable, @unchecked Sendable {
-    // `@unchecked`: all mutable state is guarded by `lock`.
+    // `@unchecked`: all mutable state is guarded by `state.lock`.
     /// The observer type of the subject (the subject itself).
     public typealias SubjectObserverType = ReplaySubject<Element>
 
-    typealias Observers = Bag<AnyObserver<Element>>
-
-    private let lock = RecursiveLock()
-    private var delivery = DeliveryQueue<Element>()
-    private var disposed = false
-    private var stopped = false
-    private var stoppedEvent: Event<Element>?
-    private var observers = Observers()
+    private let state = SubjectDelivery<Element>()
+    /// The replay buffer. Under `state.lock`.
     private var queue: Queue<Element>
     private let bufferSize: Int?
 
     /// Indicates whether the subject has any observers.
     public var hasObservers: Bool {
-        lock.performLocked { observers.count > 0 }
+        state.lock.performLocked { state.observers.count > 0 }
     }
 
     /// Indicates whether the subject has been disposed.
     public var isDisposed: Bool {
-        lock.performLocked { disposed }
+        state.lock.performLocked { state.disposed }
     }
 
     private init(bufferSize: Int?) {
@@ -49,73 +43,15 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
     /// Notifies all subscribed observers about next event.
     public func on(_ event: Event<Element>) {
-        lock.lock()
-        let entry = delivery.enter(event)
-        if entry == .queued {
-            lock.unlock()
-            return
-        }
-        deliver(event, draining: entry == .owner)
+        state.on(event, record: { self.enqueue($0) })
     }
 
     /// Notifies all subscribed observers about the next element.
     public func onNext(_ element: Element) {
-        lock.lock()
-        guard delivery.isIdle else {
-            lock.unlock()
-            on(.next(element))
-            return
-        }
-        if disposed || stopped {
-            lock.unlock()
-            return
-        }
-        delivery.own()
-        enqueue(element)
-        let current = observers.items
-        lock.unlock()
-        dispatchNext(current, element)
-        lock.lock()
-        guard let next = delivery.next() else {
-            lock.unlock()
-            return
-        }
-        deliver(next, draining: true)
+        state.onNext(element, record: { self.enqueue($0) })
     }
 
-    /// Delivers `first` (and, when `draining`, the events other threads queued meanwhile).
-    /// Called with `lock` held; returns with it released. Observers run outside the lock.
-    private func deliver(_ first: Event<Element>, draining: Bool) {
-        var event = first
-        while true {
-            if disposed || stopped {
-                if draining { delivery.finish() }
-                lock.unlock()
-                return
-            }
-            let current = observers.items
-            switch event {
-            case .next(let element):
-                enqueue(element)
-                lock.unlock()
-                dispatchNext(current, element)
-            case .error, .completed:
-                stoppedEvent = event
-                stopped = true
-                observers.removeAll()
-                lock.unlock()
-                dispatch(current, event)
-            }
-            lock.lock()
-            guard draining, let next = delivery.next() else {
-                lock.unlock()
-                return
-            }
-            event = next
-        }
-    }
-
-    /// Under `lock`: adds `element` to the replay buffer, trimmed to `bufferSize`.
+    /// Under `state.lock`: adds `element` to the replay buffer, trimmed to `bufferSize`.
     private func enqueue(_ element: Element) {
         queue.enqueue(element)
         if let bufferSize {
@@ -125,27 +61,27 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
     /// Subscribes an observer: it gets the buffered elements (and terminal event, if any) at once.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        lock.performLocked {
-            if disposed {
+        state.lock.performLocked {
+            if state.disposed {
                 observer.on(.error(RxError.disposed(object: self)))
                 return Disposables.create()
             }
             for element in queue.elements {
                 observer.on(.next(element))
             }
-            if let stoppedEvent {
+            if let stoppedEvent = state.stoppedEvent {
                 observer.on(stoppedEvent)
                 return Disposables.create()
             }
-            let key = observers.insert(AnyObserver(observer))
+            let key = state.observers.insert(AnyObserver(observer))
             return SubscriptionDisposable(owner: self, key: key)
         }
     }
 
     func synchronizedUnsubscribe(_ disposeKey: BagKey) {
-        lock.performLocked {
-            if disposed { return }
-            _ = observers.removeKey(disposeKey)
+        state.lock.performLocked {
+            if state.disposed { return }
+            _ = state.observers.removeKey(disposeKey)
         }
     }
 
@@ -154,10 +90,8 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
     /// Unsubscribe all observers and release resources.
     public func dispose() {
-        lock.performLocked {
-            disposed = true
-            stoppedEvent = nil
-            observers.removeAll()
+        state.lock.performLocked {
+            state.disposeLocked()
             queue.removeAll()
         }
     }

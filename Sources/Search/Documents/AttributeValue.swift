@@ -40,7 +40,7 @@ public enum AttributeValue: Codable, Sendable, Hashable {
     }
 
     /// The value as a floating-point number if it is numeric.
-    public var doubleValue: Double? {
+    var doubleValue: Double? {
         switch self {
         case .int(let value): return Double(value)
         case .double(let value): return value

@@ -1,6 +1,6 @@
+import Base
 import Dispatch
 import Foundation
-import Rx
 
 /// Precomputed answers for short prefixes that match many documents ("s", "sa", "san"...):
 /// their best documents and total, so the first keystrokes cost a lookup, not a scan of

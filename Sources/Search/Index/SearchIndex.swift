@@ -1,4 +1,4 @@
-import Rx
+import Base
 
 /// A thread-safe, in-memory search index over `Document`s.
 ///
@@ -50,8 +50,8 @@ public final class SearchIndex: Sendable {
     /// The document with this id.
     public func document(id: String) -> Document? { snapshot.document(id: id) }
 
-    /// Every document (base documents by rank, then recent changes).
-    public func allDocuments() -> [Document] { snapshot.allDocuments }
+    /// Every document (base documents by rank, then recent changes); for tests and the fuzzer.
+    func allDocuments() -> [Document] { snapshot.allDocuments }
 
     /// Adds `document` or replaces the one with its id; visible to the next query.
     /// Callers should `validate()` it first.

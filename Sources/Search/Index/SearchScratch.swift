@@ -1,4 +1,4 @@
-import Rx
+import Base
 
 /// Per-query working memory, reused across queries so the hot loops allocate nothing.
 ///

@@ -11,7 +11,7 @@ public enum Normalizer {
     public static let maxTokenUnits = 48
 
     /// The normalized tokens of `text` joined by single spaces.
-    public static func normalize(_ text: String) -> String {
+    static func normalize(_ text: String) -> String {
         tokenize(text).joined(separator: " ")
     }
 

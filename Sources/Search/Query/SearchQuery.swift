@@ -62,13 +62,13 @@ public struct SearchQuery: Hashable, Sendable {
     /// prefix), page, sorted distinct countries and minimum rank. Two queries with the same key
     /// have the same result on the same index version.
     /// (`PreparedQuery.key`; prepare the query once when the key is not all that is needed.)
-    public var normalizedKey: String {
+    var normalizedKey: String {
         PreparedQuery(self).key
     }
 
     /// Whether `document` is matched by this query, filters included: a change to a document for
     /// which this is false (before and after the change) cannot alter this query's result.
-    public func matches(_ document: Document) -> Bool {
+    func matches(_ document: Document) -> Bool {
         ParsedQuery(self).matches(document)
     }
 }

@@ -30,7 +30,7 @@ public enum SettingsReference {
     }
 
     /// A Markdown table of every setting, as in the README.
-    public static var markdownTable: String {
+    static var markdownTable: String {
         var lines = ["| key | environment | default | reload | meaning |", "|---|---|---|---|---|"]
         for descriptor in SettingsCatalog.all {
             lines.append(

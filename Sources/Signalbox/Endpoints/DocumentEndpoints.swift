@@ -7,21 +7,20 @@ import Search
 /// `GET /documents/{id}` (a Maybe), `PUT` and `DELETE` (Singles of the write's receipt: 204 and `Signalbox-Seq`).
 struct DocumentEndpoints {
     let documents: DocumentService
-    let authorization: @Sendable () -> WriteAuthorization
+    let writeAccess: WriteAccess
 
-    func register(on router: Router) {
+    func register(on router: some RouteBuilder) {
         router.get("/documents/:id") { request -> Maybe<Document> in
             documents.document(id: request.parameters["id"] ?? "")
         }
 
-        router.put("/documents/:id") { request -> Single<WriteReceipt> in
-            try authorization().admit(request)
-            return documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? "")).mappingStoreErrors()
+        let writes = router.checking(writeAccess.admit)
+        writes.put("/documents/:id") { request -> Single<WriteReceipt> in
+            documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? "")).mappingStoreErrors()
         }
 
-        router.delete("/documents/:id") { request -> Single<WriteReceipt> in
-            try authorization().admit(request)
-            return documents.delete(id: request.parameters["id"] ?? "").mappingStoreErrors()
+        writes.delete("/documents/:id") { request -> Single<WriteReceipt> in
+            documents.delete(id: request.parameters["id"] ?? "").mappingStoreErrors()
         }
     }
 }

@@ -14,7 +14,7 @@ struct EventEndpoints {
     let epoch: String
     let resumeWait: RxTimeInterval
 
-    func register(on router: Router) {
+    func register(on router: some RouteBuilder) {
         // The feed's items are streamed as they are (no `map`, which would add an
         // operator and a share per client); each item says what bytes it is sent as.
         router.get("/events") { request -> Signal<ChangeFeed.Item> in

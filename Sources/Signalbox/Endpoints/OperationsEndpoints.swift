@@ -10,7 +10,7 @@ struct OperationsEndpoints {
     /// Where the replica stands (epoch, applied and head sequence numbers), for `/readyz`'s body.
     let status: @Sendable () -> ReplicaStatus
 
-    func register(on router: Router) {
+    func register(on router: some RouteBuilder) {
         // Built once: it answers probes and load balancers many times a second.
         let healthy = Self.json(.ok, #"{"status":"ok"}"#)
         router.get("/healthz") { _ -> Single<Response> in

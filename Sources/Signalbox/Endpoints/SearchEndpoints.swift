@@ -11,7 +11,7 @@ struct SearchEndpoints {
     var liveQueries = LiveQueryLimit()
     var maxLiveQueries: @Sendable () -> Int = { 0 }
 
-    func register(on router: Router) {
+    func register(on router: some RouteBuilder) {
         router.get("/search") { request -> Single<Response> in
             let started = DispatchTime.now().uptimeNanoseconds
             let query = PreparedQuery(try SearchParameters.query(from: request))

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import HTTP
 import HTTPTypes
@@ -30,23 +31,23 @@ struct WebEndpoints {
         ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
     ]
 
-    func register(on router: Router) {
+    func register(on router: some RouteBuilder) {
         for route in Self.routes {
             let asset = Self.load(route.file, contentType: route.contentType)
             router.get(route.path) { request -> Single<Response> in
                 guard let asset else { throw HTTPError(.internalServerError, detail: "\(route.file) is missing from the package.") }
-                return .just(Self.response(for: asset, ifNoneMatch: request.headerFields[.ifNoneMatch]))
+                return .just(Self.response(for: asset, to: request))
             }
         }
     }
 
-    static func response(for asset: Asset, ifNoneMatch: String?) -> Response {
+    static func response(for asset: Asset, to request: Request) -> Response {
         var fields: HTTPFields = [
             .eTag: asset.etag, .cacheControl: "no-cache",
             .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
         ]
         fields[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-        if let ifNoneMatch, SearchEndpoints.matches(ifNoneMatch, etag: asset.etag) {
+        if request.isNotModified(etag: asset.etag) {
             return Response(status: .notModified, headerFields: fields)
         }
         fields[.contentType] = asset.contentType

@@ -47,6 +47,13 @@ public struct ChangeEvent: Sendable, Equatable {
         }
     }
 
+    /// An event, encoded once here for every client.
+    ///
+    /// - Parameter sequence: the change's id in the change log.
+    /// - Parameter kind: whether the document was upserted or deleted.
+    /// - Parameter documentID: the changed document's id.
+    /// - Parameter document: the document after the change; nil after a delete.
+    /// - Parameter previous: the document before the change; nil when it is new.
     /// - Parameter storedBody: the document's JSON exactly as the store keeps it
     ///   (`JSONEncoder`, sorted keys, slashes unescaped), reused for the event's
     ///   data; nil to encode `document` here.

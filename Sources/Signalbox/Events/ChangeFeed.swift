@@ -1,3 +1,4 @@
+import Base
 import DequeModule
 import Foundation
 import Rx
@@ -71,9 +72,6 @@ final class ChangeFeed: Sendable {
         // A hub and the relay hold each other (the relay's subject holds the hub's subscription).
         for hub in state.withLock({ Array($0.hubs.values) }) { hub.connection.dispose() }
     }
-
-    /// The id of the latest change.
-    var lastSequence: Int64 { state.withLock { $0.lastSequence } }
 
     /// How many schedulers' clients share a subscription (one per HTTP worker that has had a client).
     var sharedSubscriptionCount: Int { state.withLock { $0.hubs.count } }

@@ -1,3 +1,4 @@
+import Base
 import Dispatch
 import Foundation
 import Logging
@@ -15,6 +16,7 @@ import Rx
 /// `maxQueuedRecords` records are dropped, counted, and reported in a line
 /// of their own once the writer catches up. `flush` returns after every
 /// record logged before it is written (shutdown calls it before exit).
+/// `setFormat` switches the format from the next record logged (a reload).
 public final class LogWriter: Sendable {
     /// What the writer formats from, captured on the logging thread.
     struct Record: Sendable {
@@ -27,10 +29,18 @@ public final class LogWriter: Sendable {
         var event: LogEvent
     }
 
+    /// What happens once the records queued before it are written.
+    enum Mark {
+        /// A flush: the lines go out, then `done` runs.
+        case flushed(done: @Sendable () -> Void)
+        /// A change of format for the records after it.
+        case format(Format)
+    }
+
     private struct Queue {
         var records: [Record] = []
-        /// Each runs once the records queued before it (`after` of them) are written.
-        var barriers: [(after: Int, done: @Sendable () -> Void)] = []
+        /// In order, each after the records queued before it (`after` of them).
+        var marks: [(after: Int, mark: Mark)] = []
         var dropped = 0
         /// The writer waits for a first record; the next producer must wake it.
         var writerIdle = false
@@ -39,6 +49,7 @@ public final class LogWriter: Sendable {
 
     public enum Format: Sendable { case text, json }
 
+    /// The format of the first records; `setFormat` changes it.
     private let format: Format
     private let fileDescriptor: Int32
     private let maxQueuedRecords: Int
@@ -83,11 +94,21 @@ public final class LogWriter: Sendable {
     /// Calls `done` (on the writer thread) once every record queued before this call is written.
     public func flush(then done: @escaping @Sendable () -> Void) {
         queue.withLock { queue in
-            queue.barriers.append((queue.records.count, done))
+            queue.marks.append((queue.records.count, .flushed(done: done)))
             queue.writerIdle = false
             queue.urged = true
         }
         wake.signal()
+    }
+
+    /// Formats the records logged after this call in `format`; those before keep the old one.
+    public func setFormat(_ format: Format) {
+        let wakeWriter = queue.withLock { queue -> Bool in
+            queue.marks.append((queue.records.count, .format(format)))
+            defer { queue.writerIdle = false }
+            return queue.writerIdle
+        }
+        if wakeWriter { wake.signal() }
     }
 
     /// Waits until every record queued before this call is written.
@@ -95,13 +116,6 @@ public final class LogWriter: Sendable {
         await withCheckedContinuation { (written: CheckedContinuation<Void, Never>) in
             flush { written.resume() }
         }
-    }
-
-    /// Blocks the calling thread until every record queued before this call is written.
-    public func flushSynchronously() {
-        let written = DispatchSemaphore(value: 0)
-        flush { written.signal() }
-        written.wait()
     }
 
     // MARK: The writer thread
@@ -112,15 +126,15 @@ public final class LogWriter: Sendable {
         var formatter = LogLineFormatter(format: format)
         // Swapped with the queue's arrays, so both keep their capacity.
         var records: [Record] = []
-        var barriers: [(after: Int, done: @Sendable () -> Void)] = []
+        var marks: [(after: Int, mark: Mark)] = []
         while true {
             let (dropped, urged, idle) = queue.withLock { queue -> (Int, Bool, Bool) in
-                if queue.records.isEmpty && queue.barriers.isEmpty && queue.dropped == 0 {
+                if queue.records.isEmpty && queue.marks.isEmpty && queue.dropped == 0 {
                     queue.writerIdle = true
                     return (0, false, true)
                 }
                 swap(&records, &queue.records)
-                swap(&barriers, &queue.barriers)
+                swap(&marks, &queue.marks)
                 defer {
                     queue.dropped = 0
                     queue.urged = false
@@ -132,15 +146,22 @@ public final class LogWriter: Sendable {
                 continue
             }
             var written = 0
-            for barrier in barriers {
-                // Lines before a barrier go out before it runs.
-                while written < barrier.after {
+            var flushed = false
+            for (after, mark) in marks {
+                // Records before a mark are formatted (and, for a flush, written) before it applies.
+                while written < after {
                     formatter.append(records[written], to: &output)
                     written += 1
                 }
-                writeAll(output)
-                output.removeAll(keepingCapacity: true)
-                barrier.done()
+                switch mark {
+                case .flushed(let done):
+                    writeAll(output)
+                    output.removeAll(keepingCapacity: true)
+                    done()
+                    flushed = true
+                case .format(let format):
+                    formatter = LogLineFormatter(format: format)
+                }
             }
             while written < records.count {
                 formatter.append(records[written], to: &output)
@@ -149,9 +170,8 @@ public final class LogWriter: Sendable {
             if dropped > 0 { formatter.appendDropped(dropped, to: &output) }
             writeAll(output)
             output.removeAll(keepingCapacity: true)
-            let flushed = !barriers.isEmpty
             records.removeAll(keepingCapacity: true)
-            barriers.removeAll(keepingCapacity: true)
+            marks.removeAll(keepingCapacity: true)
             // Let the next batch gather, unless a flush or a filling queue asks for it now.
             if !urged && !flushed { _ = wake.wait(timeout: .now() + batchInterval) }
         }

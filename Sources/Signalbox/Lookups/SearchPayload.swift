@@ -1,3 +1,4 @@
+import Base
 import Search
 
 /// A computed search result, encoded once and shared by every request for its key.
@@ -100,19 +101,5 @@ struct SearchPayload: Sendable {
         }
         json.raw("]")
         return json.bytes
-    }
-}
-
-/// 64-bit FNV-1a, for ETags (stable across runs, unlike `Hasher`).
-struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func combine(_ bytes: [UInt8]) {
-        for byte in bytes {
-            value ^= UInt64(byte)
-            value &*= 0x100_0000_01b3
-        }
-        value ^= 0xff
-        value &*= 0x100_0000_01b3
     }
 }

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import HTTP
 import Logging
@@ -12,8 +13,6 @@ public final class SignalboxService: Sendable {
     /// Live configuration: the current settings, then each reload. Never errors.
     public let configuration: ControlProperty<Settings>
     private let currentSettings: BehaviorRelay<Settings>
-    /// The server's lifecycle: started, draining, stopped.
-    public var lifecycle: ControlEvent<LifecycleEvent> { server.lifecycle }
 
     let index: SearchIndex
     let store: any DocumentStore
@@ -25,6 +24,8 @@ public final class SignalboxService: Sendable {
     private let follower: PostgresFollower?
     private let replication: ReplicationMetrics
     private let server: HTTPServer
+    /// Every endpoint; tests send requests to it in process (`router.testClient()`).
+    let router = Router()
     private let logger: Logger
     private let ready = Locked(false)
     private let subscriptions = DisposeBag()
@@ -87,7 +88,6 @@ public final class SignalboxService: Sendable {
         currentSettings = BehaviorRelay(value: settings)
         configuration = ControlProperty(relay: currentSettings)
 
-        let router = Router()
         let currentSettings = self.currentSettings
         let (ready, replication, applier) = (self.ready, self.replication, self.applier)
         router.gate(MinimumSequenceGate(applier: applier, metrics: replication) {
@@ -103,13 +103,7 @@ public final class SignalboxService: Sendable {
             status: { ReplicaStatus(epoch: snapshot.epoch, applied: applier.applied.value, head: replication.head) }
         ).register(on: router)
         SearchEndpoints(lookups: lookups, maxLiveQueries: { currentSettings.value.liveMaxQueries }).register(on: router)
-        let writeLimiter = WriteRateLimiter()
-        DocumentEndpoints(documents: documents) {
-            let current = currentSettings.value
-            return WriteAuthorization(
-                apiKeys: APIKeys.all(current), allowUnauthenticated: current.allowUnauthenticatedWrites, limiter: writeLimiter,
-                ratePerSecond: current.writesRatePerSecond, burst: current.writesBurst)
-        }.register(on: router)
+        DocumentEndpoints(documents: documents, writeAccess: WriteAccess(settings: currentSettings)).register(on: router)
         EventEndpoints(feed: feed, applier: applier, epoch: snapshot.epoch, resumeWait: readWait).register(on: router)
         WebEndpoints().register(on: router)
         server = HTTPServer(configuration: settings.serverConfiguration, router: router, logger: logger)
@@ -136,6 +130,7 @@ public final class SignalboxService: Sendable {
                 server.apply(settings.serverSettings)
                 lookups.update(maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL)
                 LogSetup.setLevel(settings.logLevel)
+                LogSetup.setFormat(settings.logFormat)
                 logger.info("configuration applied")
             })
             .disposed(by: subscriptions)

@@ -1,3 +1,4 @@
+import Base
 import Search
 
 /// The base data set every replica loads before the store's writes: the embedded

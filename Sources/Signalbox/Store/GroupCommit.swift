@@ -1,3 +1,4 @@
+import Base
 import Rx
 
 /// Group commit for one replica's upserts: writes that arrive while a commit is in

@@ -3,6 +3,10 @@ import GRDB
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// SQLite-specific checks of the store: what a failed write means, and whether a store file can

@@ -1,5 +1,11 @@
 import COpenSSL
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A blocking HTTP/1.1 client over a raw socket, for end-to-end tests:
 /// sends exact bytes and parses exactly what the server wrote. Every read has
@@ -63,7 +69,7 @@ final class TestClient {
                 if let session {
                     return Int(SSL_write(session, bytes.baseAddress! + offset, Int32(bytes.count - offset)))
                 }
-                return Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                return systemSend(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
             }
             guard count > 0 else { throw Failure(description: "send failed: errno \(errno)") }
             offset += count
@@ -193,4 +199,9 @@ extension Substring {
         while slice.last == " " || slice.last == "\t" { slice.removeLast() }
         return String(slice)
     }
+}
+
+/// The C library's `send`, which `TestClient.send` hides inside the type.
+private func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+    send(fd, bytes, count, flags)
 }

@@ -1,4 +1,5 @@
 @testable import HTTP
+import Base
 import Logging
 import Rx
 import Synchronization

@@ -49,7 +49,8 @@ final class ConnectableTests: RxTestCase {
         scheduler.scheduleAt(1000) { disposables.forEach { $0.dispose() } }
         scheduler.start()
         XCTAssertEqual(first.events, [.next(210, 1), .completed(220)])
-        // The subject has completed: a late subscriber gets only that, the new connection feeds a dead subject.
+        // The subject has completed: a late subscriber gets only that; `connect()` is explicit here,
+        // so the source is subscribed again and feeds the dead subject.
         XCTAssertEqual(second.events, [.completed(300)])
     }
 
@@ -111,6 +112,26 @@ final class ConnectableTests: RxTestCase {
         XCTAssertEqual(a.events, [.next(210, 1), .completed(220)])
         XCTAssertEqual(b.events, [.next(310, 1), .completed(320)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(300, 320)])
+    }
+
+    /// RxSwift's `RefCountSink.run` subscribes the subject first: a terminated subject ends
+    /// the subscriber at once, the sink is disposed, and `run` returns before `connect()`.
+    /// So `multicast(fixedSubject).refCount()` (RxSwift 6's `share(scope: .forever)`) does
+    /// not subscribe the source again; `share(replay: 1, scope: .forever)` agrees (ShareTests).
+    func testRefCountOverTerminatedFixedSubjectDoesNotReconnect() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(10, 1), .next(20, 2), .completed(30)])
+        let a = scheduler.createObserver(Int.self)
+        let b = scheduler.createObserver(Int.self)
+        let shared = xs.multicast(ReplaySubject<Int>.create(bufferSize: 1)).refCount()
+        var disposables: [Disposable] = []
+        scheduler.scheduleAt(200) { disposables.append(shared.subscribe(a)) }
+        scheduler.scheduleAt(300) { disposables.append(shared.subscribe(b)) }
+        scheduler.scheduleAt(1000) { disposables.forEach { $0.dispose() } }
+        scheduler.start()
+        XCTAssertEqual(a.events, [.next(210, 1), .next(220, 2), .completed(230)])
+        XCTAssertEqual(b.events, [.next(300, 2), .completed(300)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
     func testMulticastWithSelector() {

@@ -21,6 +21,25 @@ final class ErrorHandlingTests: RxTestCase {
         XCTAssertEqual(ys.subscriptions, [Subscription(230, 250)])
     }
 
+    func testStaticCatchTriesTheSourcesInTurn() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(10, 1), .error(20, testError)])
+        let ys = scheduler.createColdObservable([.next(10, 2), .error(20, testError2)])
+        let zs = scheduler.createColdObservable([.next(10, 3), .completed(20)])
+        let res = scheduler.start { Observable.catch([xs.asObservable(), ys.asObservable(), zs.asObservable()]) }
+        XCTAssertEqual(res.events, [.next(210, 1), .next(230, 2), .next(250, 3), .completed(260)])
+        XCTAssertEqual(zs.subscriptions, [Subscription(240, 260)])
+    }
+
+    func testStaticCatchFailsWithTheLastErrorAndCompletesWhenEmpty() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(10, 1), .error(20, testError)])
+        let ys = scheduler.createColdObservable([.error(10, testError2)] as [Recorded<Event<Int>>])
+        let res = scheduler.start { Observable.catch([xs.asObservable(), ys.asObservable()]) }
+        XCTAssertEqual(res.events, [.next(210, 1), .error(230, testError2)])
+        XCTAssertEqual(freshStart { Observable<Int>.catch([Observable<Int>]()) }, [.completed(200)])
+    }
+
     func testCatchHandlerThrowing() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 1), .error(230, testError)])

@@ -2,7 +2,7 @@ import Rx
 import RxTest
 import XCTest
 
-/// take, skip, take(until:), take(while:), skip(while:), take(for:).
+/// take, skip, take(until:), take(while:), skip(while:), take(for:), skip(for:).
 final class FilteringTests: RxTestCase {
     func testTakeCount() {
         let scheduler = TestScheduler(initialClock: 0)
@@ -17,6 +17,29 @@ final class FilteringTests: RxTestCase {
         let xs = scheduler.createHotObservable([.next(210, 1), .completed(300)])
         XCTAssertEqual(scheduler.start { xs.take(0) }.events, [.completed(200)])
         XCTAssertEqual(xs.subscriptions, [])
+    }
+
+    func testSkipForDurationDropsEarlyElements() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
+        let res = scheduler.start { xs.skip(for: .seconds(15), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.next(220, 2), .completed(230)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
+    }
+
+    func testSkipForDurationLongerThanTheSourceGivesOnlyCompletion() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
+        let res = scheduler.start { xs.skip(for: .seconds(50), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.completed(230)])
+    }
+
+    func testSkipForDurationPassesAnEarlyError() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .error(220, testError)])
+        let res = scheduler.start { xs.skip(for: .seconds(50), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.error(220, testError)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 
     func testTakeForDuration() {

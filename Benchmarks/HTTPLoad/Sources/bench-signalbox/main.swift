@@ -2,7 +2,13 @@
 // bench-hummingbird. Usage: bench-signalbox PORT [CERT-FILE KEY-FILE]
 // With a certificate and key it serves HTTPS (the HTTP module's TLS).
 import Dispatch
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTP
 import Logging
 import Rx

@@ -61,7 +61,7 @@ func report(_ name: String, count: Int, rx: Double, peer: Double, peerName: Stri
     print(String(format: "  Rx is %.1fx slower than the peer", peerRate / rxRate))
 }
 
-/// `swift run -c release RxBenchmarks map single share` runs only the named parts.
+/// `swift run -c release RxBenchmarks map single share subjects` runs only the named parts.
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
 
@@ -162,6 +162,33 @@ if wanted("share") {
         blackHole &+= sum
     }
     report("share() fanning out to \(observers) observers (\(events) events, \(delivered) deliveries)", count: delivered, rx: rx, peer: peer, peerName: "an array of closures called in a loop")
+}
+
+// MARK: 4. subjects delivering to one observer
+
+if wanted("subjects") {
+    let count = 5_000_000
+    /// Sends `count` elements through `subject` to one observer.
+    func run<Subject: ObservableType & ObserverType>(_ subject: Subject) -> Double where Subject.Element == Int {
+        best {
+            var sum = 0
+            let subscription = subject.subscribe(onNext: { sum &+= $0 })
+            for i in 0 ..< count { subject.onNext(i) }
+            subscription.dispose()
+            blackHole &+= sum
+        }
+    }
+    let publish = run(PublishSubject<Int>())
+    let behavior = run(BehaviorSubject<Int>(value: 0))
+    let replay = run(ReplaySubject<Int>.create(bufferSize: 1))
+    let peer = best {
+        var sum = 0
+        let onNext: (Int) -> Void = opaque { sum &+= $0 }
+        for i in 0 ..< opaque(count) { onNext(i) }
+        blackHole &+= sum
+    }
+    report("PublishSubject.onNext to one observer (\(count) events)", count: count, rx: publish, peer: peer, peerName: "a closure called in a loop")
+    print("  (BehaviorSubject: \(format(Double(count) / behavior)), ReplaySubject(bufferSize: 1): \(format(Double(count) / replay)))")
 }
 
 print("(checksum \(blackHole & 0xff))")

@@ -56,4 +56,10 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
     public func drive<Result>(_ transformation: (Observable<Element>) -> Result) -> Result {
         transformation(asObservable())
     }
+
+    /// Hands the `Observable` and `curriedArgument` to a curried binder, as in
+    /// `drive(tableView.rx.items(cellIdentifier:)) { row, element, cell in ... }` (RxCocoa).
+    public func drive<R1, R2>(_ with: (Observable<Element>) -> (R1) -> R2, curriedArgument: R1) -> R2 {
+        with(asObservable())(curriedArgument)
+    }
 }

@@ -1,0 +1,74 @@
+import Rx
+
+/// What a route's handler may return: one protocol for every kind of answer, so the router
+/// has one registration path (the role of Hummingbird's `ResponseGenerator`).
+///
+/// | handler returns | the client sees |
+/// |---|---|
+/// | `T: ResponseEncodable` (`Response`, `String`, any `Encodable`) | 200 with `T` encoded, at once |
+/// | `Single<T>` | 200 with `T` encoded, or the problem response for its error |
+/// | `Maybe<T>` | 200 with `T`, or 404 when it completes empty |
+/// | `Completable` | 204 |
+/// | `Signal<E>`, `Driver<E>` of server-sent events | a `text/event-stream` |
+///
+/// Only this module makes a `Reply`; a type of your own conforms by returning the reply of
+/// one of these.
+public protocol ResponseGenerator: SendableMetatype {
+    /// How this value answers `request`. A thrown error is answered with its problem response.
+    func reply(to request: Request) throws -> Reply
+
+    /// Whether the handler must run with its connection's queue as the sharing scheduler,
+    /// so the stream it builds delivers there with no further hop (event streams do).
+    static var buildsOnConnectionQueue: Bool { get }
+}
+
+extension ResponseGenerator {
+    public static var buildsOnConnectionQueue: Bool { false }
+}
+
+/// How a handler's value answers a request: a response now, or work that answers later
+/// through the request's sink.
+public struct Reply: Sendable {
+    enum Kind: Sendable {
+        case response(Response)
+        case later(@Sendable (ResponseSink) -> Void)
+    }
+
+    let kind: Kind
+
+    static func now(_ response: Response) -> Reply { Reply(kind: .response(response)) }
+
+    /// `start` subscribes through the sink; it runs on the connection's worker queue.
+    static func later(_ start: @escaping @Sendable (ResponseSink) -> Void) -> Reply { Reply(kind: .later(start)) }
+
+    /// `subscribe` starts the trait's work; the subscription ends when the client goes away.
+    static func subscribing(_ subscribe: @escaping @Sendable (ResponseSink) -> any Disposable) -> Reply {
+        .later { sink in
+            let subscription = subscribe(sink)
+            sink.onCancel { subscription.dispose() }
+        }
+    }
+
+    func answer(through sink: ResponseSink) {
+        switch kind {
+        case .response(let response): sink.respond(response)
+        case .later(let start): start(sink)
+        }
+    }
+}
+
+extension ResponseEncodable {
+    public func reply(to request: Request) throws -> Reply { .now(try response()) }
+}
+
+extension ResponseSink {
+    /// Answers with `value` encoded (on the calling thread), or with the
+    /// problem response if encoding fails.
+    func respond(encoding value: some ResponseEncodable) {
+        do {
+            respond(try value.response())
+        } catch {
+            fail(error)
+        }
+    }
+}
