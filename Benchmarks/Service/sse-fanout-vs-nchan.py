@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """SSE fan-out, Signalbox against nginx + nchan: one event to N clients, publish -> delivery.
 
-Usage: sse-fanout-vs-nchan.py BINARY [--clients 1000,5000,10000] [--rounds 3] [--events 10]
+Usage: sse-fanout-vs-nchan.py BINARY [--clients 1000,5000,10000] [--rounds 3] [--events 10] [--pin 0:1]
 
 For every client count and round it runs both servers one after the other
 (the order alternates by round), each fresh:
@@ -19,6 +19,11 @@ connection (Signalbox: `PUT /documents/fanout-<n>`; nchan: `POST /pub` with
 the same JSON body), waiting `--gap` seconds between them. For every
 (client, event) it records the time from sending the publish request to
 reading the event. One unmeasured event goes first (it warms both servers).
+With `--pin SERVER:CLIENT` (CPU lists, e.g. `0:1`) both servers run under
+`taskset -c SERVER` and the client process is moved to CPU(s) CLIENT, as
+`sse-fanout.py --server-cpu` does: the client then never takes the
+server's CPU, whichever server it is.
+
 It prints, per client count, p50/p99 of those delays over all rounds for
 both servers and the ratio, the slowest client per event, and, of the
 Signalbox process and of the nginx worker, resident memory per client (VmRSS
@@ -40,6 +45,7 @@ import tempfile
 import time
 
 KEY = "bench-key"
+PIN_PREFIX = []  # ["taskset", "-c", CPUS] with --pin
 EVENT_NUMBER = re.compile(rb"Fanout (\d+)")
 
 
@@ -134,7 +140,7 @@ class Signalbox:
         for name in ("SIGNALBOX_LOG_LEVEL", "SIGNALBOX_CONFIG"):
             env.pop(name, None)
         self.log = open(os.path.join(directory, "signalbox.log"), "wb")
-        self.process = subprocess.Popen([self.binary, "--host", "127.0.0.1", "--port", str(port)], env=env,
+        self.process = subprocess.Popen(PIN_PREFIX + [self.binary, "--host", "127.0.0.1", "--port", str(port)], env=env,
                                         stdout=self.log, stderr=subprocess.STDOUT)
         self.ready_request = b"GET /readyz HTTP/1.1\r\nHost: b\r\n\r\n"
 
@@ -192,7 +198,7 @@ http {{
         path = os.path.join(directory, "nginx.conf")
         with open(path, "w") as f:
             f.write(config)
-        self.process = subprocess.Popen([self.nginx, "-p", directory, "-c", path, "-e", f"{directory}/error.log",
+        self.process = subprocess.Popen(PIN_PREFIX + [self.nginx, "-p", directory, "-c", path, "-e", f"{directory}/error.log",
                                          "-g", "daemon off;"])
         self.ready_request = b"GET /ready HTTP/1.1\r\nHost: b\r\n\r\n"
 
@@ -294,7 +300,13 @@ def loadavg():
 
 
 async def main(args):
+    global PIN_PREFIX
     raise_open_file_limit(65536)
+    if args.pin:
+        server_cpus, client_cpus = args.pin.split(":")
+        PIN_PREFIX = ["taskset", "-c", server_cpus]
+        os.sched_setaffinity(0, {int(cpu) for cpu in client_cpus.split(",")})
+        print(f"pinned: servers on CPU {server_cpus}, client on CPU {client_cpus}")
     servers = [Signalbox(os.path.abspath(args.binary)), Nchan(args.nginx, args.nchan_module)]
     servers = [server for server in servers if server.name in args.servers.split(",")]
     sizes = [int(n) for n in args.clients.split(",")]
@@ -340,6 +352,9 @@ async def main(args):
               + (f"   missing: {ours['missing']} / {peer['missing']}" if ours["missing"] or peer["missing"] else ""))
         print(f"{'':>7}   server CPU per delivery (median of rounds): signalbox {ours['cpu']:.1f} us, nchan {peer['cpu']:.1f} us "
               f"({ours['cpu'] / peer['cpu']:.2f}x)")
+        kb = ours["kib"] * 1.024
+        print(f"{'':>7}   issue 16: p99 at most nchan's: {'yes' if ours['p99'] <= peer['p99'] else 'NO'}; "
+              f"resident memory per client {kb:.2f} kB, at most 7.5 kB: {'yes' if kb <= 7.5 else 'NO'}")
         print(f"{'':>7}   per-round p99 signalbox {', '.join(f'{v:.1f}' for v in ours['round_p99'])}; "
               f"nchan {', '.join(f'{v:.1f}' for v in peer['round_p99'])}")
     print("ratio = signalbox / nchan (below 1: Signalbox faster); KiB/cl = resident KiB per client (VmRSS, as sse-fanout.py prints it)")
@@ -352,6 +367,7 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--events", type=int, default=10, help="measured events per round")
     parser.add_argument("--gap", type=float, default=0.5, help="seconds between publishes")
+    parser.add_argument("--pin", default=None, help="SERVER:CLIENT CPU lists, e.g. 0:1 (taskset for the servers)")
     parser.add_argument("--servers", default="signalbox,nchan", help="which servers to run (for debugging one)")
     parser.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx")
     parser.add_argument("--nchan-module", default="/usr/lib/nginx/modules/ngx_nchan_module.so")

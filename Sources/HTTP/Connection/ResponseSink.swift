@@ -71,7 +71,12 @@ package final class ResponseSink: @unchecked Sendable {
 
     /// Sends the next event of a streamed response (its shared bytes, not a copy).
     func send(_ event: EncodedEvent) {
-        perform { $0.sendEvent(event, for: self.exchange) }
+        // On the channel's queue (every event of a stream built by the router): no closure to allocate.
+        if channel.isCurrent {
+            channel.sendEvent(event, for: exchange)
+        } else {
+            perform { $0.sendEvent(event, for: self.exchange) }
+        }
     }
 
     /// Ends a streamed response.

@@ -23,9 +23,14 @@ struct EventEndpoints {
             let start: ChangeFeed.Start =
                 if let clientEpoch, !clientEpoch.isEmpty, clientEpoch != epoch { .reset }
                 else { lastEventID.map(ChangeFeed.Start.after) ?? .now }
-            let stream = feed.stream(from: start)
-            guard let lastEventID, lastEventID > applier.applied.value else { return stream }
+            guard let lastEventID, lastEventID > applier.applied.value else {
+                // The router subscribes at once, on this worker: the worker's clients share one
+                // subscription to the feed, and a change is one hop onto the worker, not one per client.
+                return feed.workerStream(from: start)
+            }
             // Resuming on a replica that is behind: wait for the id, then replay (or reset) as usual.
+            // Subscribed later, on whatever thread applies the id, so a chain of its own.
+            let stream = feed.stream(from: start)
             return applier.applied(atLeast: lastEventID, within: resumeWait)
                 .asObservable()
                 .catch { _ in .empty() }

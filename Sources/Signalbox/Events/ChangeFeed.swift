@@ -29,7 +29,31 @@ final class ChangeFeed: Sendable {
     private struct State {
         var history: Deque<ChangeEvent> = []
         var lastSequence: Int64
+        /// The live changes as each delivery scheduler's clients share them (see ``workerStream(from:)``).
+        var hubs: [ObjectIdentifier: Hub] = [:]
     }
+
+    /// One subscription to the live changes for all the clients of one
+    /// delivery scheduler (an HTTP worker): a change costs one hop onto the
+    /// worker, where the `Signal`'s share hands it to each client in turn,
+    /// instead of one Rx chain and one Dispatch hop per client.
+    ///
+    /// It stays connected for the feed's life, connected under the feed's
+    /// lock when made: a change published after a client's snapshot is then
+    /// always queued for the worker after that snapshot.
+    private final class Hub: Sendable {
+        let changes: Signal<Item>
+        let connection: Disposable
+
+        init(relay: PublishRelay<Item>, scheduler: any SchedulerType) {
+            changes = SharingScheduler.building(deliveringOn: scheduler) { relay.asSignal() }
+            connection = changes.emit()
+        }
+    }
+
+    /// At most this many hubs (a server has one scheduler per worker); a
+    /// client of any further scheduler gets a chain of its own.
+    private static let maximumHubs = 64
 
     /// Live changes and resets, shared by every client. Not replayed.
     private let relay = PublishRelay<Item>()
@@ -43,6 +67,14 @@ final class ChangeFeed: Sendable {
         state = Locked(State(lastSequence: lastSequence))
         self.capacity = capacity
     }
+
+    deinit {
+        // A hub and the relay hold each other (the relay's subject holds the hub's subscription).
+        for hub in state.withLock({ Array($0.hubs.values) }) { hub.connection.dispose() }
+    }
+
+    /// How many schedulers' clients share a subscription (one per HTTP worker that has had a client).
+    var sharedSubscriptionCount: Int { state.withLock { $0.hubs.count } }
 
     /// Records `event` and sends it to every subscriber. Called by the single writer, in sequence order.
     func publish(_ event: ChangeEvent) {
@@ -71,41 +103,86 @@ final class ChangeFeed: Sendable {
     ///
     /// Live changes come from the one shared ``changes`` upstream; the
     /// missed ones from the history, taken under the same lock as ``publish``
-    /// so nothing falls between the two and nothing comes twice.
+    /// so nothing falls between the two and nothing comes twice. It may be
+    /// subscribed on any thread.
     func stream(from start: Start) -> Signal<Item> {
         Observable<Item>.create { [self] observer in
             let subscription = SingleAssignmentDisposable()
             state.withLock { state in
-                var delivered = state.lastSequence
-                var replayed = false
-                if case .reset = start {
-                    observer.onNext(.reset(lastSequence: state.lastSequence))
-                    replayed = true
-                } else if case .after(let lastSeen) = start, lastSeen < state.lastSequence {
-                    replayed = true
-                    let oldestKept = state.history.first?.sequence ?? state.lastSequence + 1
-                    if lastSeen + 1 >= oldestKept {
-                        for event in state.history where event.sequence > lastSeen { observer.onNext(.change(event)) }
-                    } else {
-                        observer.onNext(.reset(lastSequence: state.lastSequence))
-                    }
-                } else if case .after(let lastSeen) = start, lastSeen > state.lastSequence {
-                    // An id this server never gave (or from a lost store): start over.
-                    observer.onNext(.reset(lastSequence: state.lastSequence))
-                    replayed = true
-                }
-                if !replayed { observer.onNext(.position(state.lastSequence)) }
-                delivered = state.lastSequence
+                for item in Self.firstItems(from: start, state) { observer.onNext(item) }
+                let delivered = state.lastSequence
                 subscription.setDisposable(
                     relay.asObservable()
-                        .filter { item in
-                            if case .change(let event) = item { return event.sequence > delivered }
-                            return true
-                        }
+                        .filter { item in Self.isNew(item, after: delivered) }
                         .subscribe(observer))
             }
             return subscription
         }
         .asSignal(onErrorSignalWith: .empty())
+    }
+
+    /// The stream for one `/events` client of an HTTP worker: the same items
+    /// as ``stream(from:)``, but the live changes come from the hub of the
+    /// scheduler the stream is built for (the worker's, when the router builds
+    /// the route's `Signal`), shared by all its clients.
+    ///
+    /// Subscribe on that scheduler's queue, as the router does when it starts
+    /// the stream: the worker then delivers a change published after the
+    /// client's snapshot only after the client has subscribed. A change
+    /// published before the snapshot but delivered after is filtered out by
+    /// its sequence number. (`stream(from:)` may be subscribed anywhere.)
+    ///
+    /// A client that missed several changes gets them through its own chain,
+    /// as ``stream(from:)`` makes it: a `Signal` starts with one element at a time.
+    func workerStream(from start: Start) -> Signal<Item> {
+        let scheduler = SignalSharingStrategy.scheduler
+        return Signal.deferred { [self] in
+            let shared = state.withLock { state -> (hub: Hub, first: Item, delivered: Int64)? in
+                let first = Self.firstItems(from: start, state)
+                guard first.count == 1, let hub = hub(for: scheduler, &state) else { return nil }
+                return (hub, first[0], state.lastSequence)
+            }
+            guard let shared else {
+                return SharingScheduler.building(deliveringOn: scheduler) { stream(from: start) }
+            }
+            let delivered = shared.delivered
+            return shared.hub.changes
+                .filter { item in Self.isNew(item, after: delivered) }
+                .startWith(shared.first)
+        }
+    }
+
+    /// The hub of `scheduler`, made (and connected) now if it is the first
+    /// client's; nil when there are already ``maximumHubs``. Under the lock.
+    private func hub(for scheduler: any SchedulerType, _ state: inout State) -> Hub? {
+        let key = ObjectIdentifier(scheduler as AnyObject)
+        if let hub = state.hubs[key] { return hub }
+        guard state.hubs.count < Self.maximumHubs else { return nil }
+        let hub = Hub(relay: relay, scheduler: scheduler)
+        state.hubs[key] = hub
+        return hub
+    }
+
+    /// What a client gets before live changes: what it missed, a reset, or its position. Under the lock.
+    private static func firstItems(from start: Start, _ state: State) -> [Item] {
+        switch start {
+        case .reset:
+            return [.reset(lastSequence: state.lastSequence)]
+        case .after(let lastSeen) where lastSeen < state.lastSequence:
+            let oldestKept = state.history.first?.sequence ?? state.lastSequence + 1
+            guard lastSeen + 1 >= oldestKept else { return [.reset(lastSequence: state.lastSequence)] }
+            return state.history.filter { $0.sequence > lastSeen }.map(Item.change)
+        case .after(let lastSeen) where lastSeen > state.lastSequence:
+            // An id this server never gave (or from a lost store): start over.
+            return [.reset(lastSequence: state.lastSequence)]
+        case .now, .after:
+            return [.position(state.lastSequence)]
+        }
+    }
+
+    /// Whether a live item is news to a client that has everything up to `delivered`.
+    private static func isNew(_ item: Item, after delivered: Int64) -> Bool {
+        if case .change(let event) = item { return event.sequence > delivered }
+        return true
     }
 }

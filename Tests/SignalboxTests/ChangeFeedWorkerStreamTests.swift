@@ -1,0 +1,114 @@
+import Rx
+import RxTest
+import Search
+import Testing
+@testable import Signalbox
+
+/// `ChangeFeed.workerStream`: the clients of one scheduler (an HTTP worker)
+/// share one subscription to the live changes; each still gets exactly what
+/// `stream(from:)` gives. Virtual time: the test scheduler stands in for the
+/// worker, and every subscription is made on it, as the router makes them.
+/// (`building(deliveringOn:)`, not `mock`: the mock is process-wide, and
+/// other suites run at the same time.)
+@Suite struct ChangeFeedWorkerStreamTests {
+    func change(_ sequence: Int64) -> ChangeEvent {
+        ChangeEvent(
+            sequence: sequence, kind: .upserted, documentID: "d\(sequence)",
+            document: Document(id: "d\(sequence)", name: "n\(sequence)"), previous: nil)
+    }
+
+    /// A client's stream, built for `scheduler` as the router builds it for its worker.
+    func client(_ feed: ChangeFeed, from start: ChangeFeed.Start, on scheduler: TestScheduler) -> Signal<ChangeFeed.Item> {
+        SharingScheduler.building(deliveringOn: scheduler) { feed.workerStream(from: start) }
+    }
+
+    /// Each recorded element as `time:label`.
+    func timeline(_ observer: TestableObserver<ChangeFeed.Item>) -> [String] {
+        observer.events.compactMap { recorded in
+            guard case .next(let item) = recorded.value else { return "\(recorded.time):end" }
+            switch item {
+            case .change(let change): return "\(recorded.time):\(change.sequence)"
+            case .reset(let last): return "\(recorded.time):reset@\(last)"
+            case .position(let sequence): return "\(recorded.time):at@\(sequence)"
+            }
+        }
+    }
+
+    @Test func clientsOfOneWorkerShareOneSubscriptionAndEachGetsEveryChangeOnce() {
+        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        let early = scheduler.createObserver(ChangeFeed.Item.self)
+        let late = scheduler.createObserver(ChangeFeed.Item.self)
+        var subscriptions: [Disposable] = []
+        scheduler.scheduleAt(100) { subscriptions.append(client(feed, from: .now, on: scheduler).emit(to: early)) }
+        scheduler.scheduleAt(200) {
+            // Published and queued for the worker before the late client's snapshot,
+            // delivered after it subscribed: the late client must not get it twice.
+            feed.publish(change(1))
+            subscriptions.append(client(feed, from: .now, on: scheduler).emit(to: late))
+        }
+        scheduler.scheduleAt(300) { feed.publish(change(2)) }
+        scheduler.scheduleAt(400) { subscriptions.forEach { $0.dispose() } }
+        scheduler.scheduleAt(500) { feed.publish(change(3)) }
+        scheduler.start()
+        #expect(timeline(early) == ["100:at@0", "200:1", "300:2"])
+        #expect(timeline(late) == ["200:at@1", "300:2"])
+        #expect(feed.sharedSubscriptionCount == 1)
+    }
+
+    @Test func aResumeGetsWhatItMissedThenLiveChangesInOrder() {
+        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        let missedTwo = scheduler.createObserver(ChangeFeed.Item.self)
+        let missedOne = scheduler.createObserver(ChangeFeed.Item.self)
+        var subscriptions: [Disposable] = []
+        for sequence in 1...3 { feed.publish(change(Int64(sequence))) }
+        scheduler.scheduleAt(100) {
+            subscriptions.append(client(feed, from: .after(1), on: scheduler).emit(to: missedTwo))
+            subscriptions.append(client(feed, from: .after(2), on: scheduler).emit(to: missedOne))
+        }
+        scheduler.scheduleAt(200) { feed.publish(change(4)) }
+        scheduler.scheduleAt(300) { subscriptions.forEach { $0.dispose() } }
+        scheduler.start()
+        #expect(timeline(missedTwo) == ["100:2", "100:3", "200:4"])
+        #expect(timeline(missedOne) == ["100:3", "200:4"])
+    }
+
+    @Test func resetsReachEveryClient() {
+        let feed = ChangeFeed(lastSequence: 5, capacity: 2)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        let fresh = scheduler.createObserver(ChangeFeed.Item.self)
+        let fromTheFuture = scheduler.createObserver(ChangeFeed.Item.self)
+        var subscriptions: [Disposable] = []
+        scheduler.scheduleAt(100) {
+            subscriptions.append(client(feed, from: .now, on: scheduler).emit(to: fresh))
+            subscriptions.append(client(feed, from: .after(100), on: scheduler).emit(to: fromTheFuture))
+        }
+        scheduler.scheduleAt(200) { feed.restart(at: 40) }
+        scheduler.scheduleAt(300) { feed.publish(change(41)) }
+        scheduler.scheduleAt(400) { subscriptions.forEach { $0.dispose() } }
+        scheduler.start()
+        #expect(timeline(fresh) == ["100:at@5", "200:reset@40", "300:41"])
+        #expect(timeline(fromTheFuture) == ["100:reset@5", "200:reset@40", "300:41"])
+    }
+
+    @Test func eachSchedulerHasItsOwnSharedSubscription() {
+        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        let first = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        let second = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        let one = first.createObserver(ChangeFeed.Item.self)
+        let other = second.createObserver(ChangeFeed.Item.self)
+        let subscriptions = [
+            client(feed, from: .now, on: first).emit(to: one),
+            client(feed, from: .now, on: second).emit(to: other),
+        ]
+        feed.publish(change(1))
+        first.start()
+        #expect(timeline(one) == ["0:at@0", "0:1"])
+        #expect(timeline(other) == ["0:at@0"])  // its worker has not run yet
+        second.start()
+        #expect(timeline(other) == ["0:at@0", "0:1"])
+        #expect(feed.sharedSubscriptionCount == 2)
+        subscriptions.forEach { $0.dispose() }
+    }
+}
