@@ -13,8 +13,10 @@ enum ResponseEncoder {
         var vary = false
         var gzip = false
 
+        // A scan of the response's few fields: a lookup by name builds their index first (about
+        // 2,000 instructions, callgrind of an uncached /search).
         if bodyAllowed, let threshold = worker.settings.gzipThreshold, body.count >= threshold,
-           response.headerFields[.contentEncoding] == nil {
+           !response.headerFields.contains(where: { $0.name == .contentEncoding }) {
             vary = true
             if let accept = exchange.head?.request.headerFields[.acceptEncoding], AcceptEncoding.allowsGzip(accept),
                let compressed = Gzip.compress(body) {

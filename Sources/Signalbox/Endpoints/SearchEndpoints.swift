@@ -17,11 +17,11 @@ struct SearchEndpoints {
             let query = PreparedQuery(try SearchParameters.query(from: request))
             let ifNoneMatch = request.headerFields[.ifNoneMatch]
             return lookups.first(query).map { payload in
-                var fields: HTTPFields = [.eTag: payload.etag, .cacheControl: "no-cache"]
                 if let ifNoneMatch, Self.matches(ifNoneMatch, etag: payload.etag) {
-                    return Response(status: .notModified, headerFields: fields)
+                    return Response(status: .notModified, headerFields: [.eTag: payload.etag, .cacheControl: "no-cache"])
                 }
-                fields[.contentType] = "application/json"
+                // One literal: setting a field afterwards looks its name up first.
+                let fields: HTTPFields = [.eTag: payload.etag, .cacheControl: "no-cache", .contentType: "application/json"]
                 let took = Int((DispatchTime.now().uptimeNanoseconds &- started) / 1000)
                 return Response(status: .ok, headerFields: fields, body: payload.body(tookMicroseconds: took))
             }
