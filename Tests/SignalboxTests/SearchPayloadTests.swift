@@ -96,6 +96,23 @@ import Testing
         #expect("[" + ours.joined(separator: ",") + "]" == String(decoding: encoded, as: UTF8.self))
     }
 
+    /// Strings are checked eight bytes a step: a character to escape at any position, in the
+    /// words or the tail, is escaped as `JSONEncoder` does.
+    @Test func stringsEscapeAtEveryPosition() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        for special in ["\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{7F}", "/", "é", " "] {
+            for length in [1, 7, 8, 9, 15, 16, 17, 23] {
+                for position in 0..<length {
+                    let text = String(repeating: "a", count: position) + special + String(repeating: "b", count: length - position - 1)
+                    var json = JSONWriter()
+                    json.string(text)
+                    #expect(String(decoding: json.bytes, as: UTF8.self) == String(decoding: try encoder.encode(text), as: UTF8.self))
+                }
+            }
+        }
+    }
+
     @Test func emptyHitsAreAnEmptyArray() {
         #expect(SearchPayload.encode([]) == Array("[]".utf8))
     }

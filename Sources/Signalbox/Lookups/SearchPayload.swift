@@ -103,9 +103,10 @@ struct SearchPayload: Sendable {
             var next = attributes.startIndex
             while next != attributes.endIndex {
                 // Insertion sort: a document has a handful of attributes.
-                let key = attributes[next].key
+                // Keys only: the pair would copy (and destroy) each value too.
+                let key = attributes.keys[next]
                 var slot = sorted
-                while slot > 0 && key < attributes[base[slot - 1]].key { slot -= 1 }
+                while slot > 0 && key < attributes.keys[base[slot - 1]] { slot -= 1 }
                 (base + slot + 1).moveInitialize(from: base + slot, count: sorted - slot)
                 (base + slot).initialize(to: next)
                 sorted += 1

@@ -38,21 +38,44 @@ struct JSONWriter: ~Copyable {
 
     /// A string literal, escaped as RFC 8259 requires (quote, backslash, control characters).
     mutating func string(_ value: String) {
-        // Most strings need no escape: copied while checked, in one pass.
+        // Most strings need no escape: copied while checked, eight bytes a step.
         let copied = value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            reserve(utf8.count + 2)
+            let length = utf8.count
+            reserve(length + 2)
             let out = start + count
             out[0] = UInt8(ascii: "\"")
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return false }
-                out[index + 1] = byte
+            if let source = utf8.baseAddress {
+                var offset = 0
+                while offset + 8 <= length {
+                    let word = UnsafeRawPointer(source).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    guard !Self.mayNeedEscape(word) else { return false }
+                    UnsafeMutableRawPointer(out + 1).storeBytes(of: word, toByteOffset: offset, as: UInt64.self)
+                    offset += 8
+                }
+                while offset < length {
+                    let byte = source[offset]
+                    guard byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return false }
+                    out[offset + 1] = byte
+                    offset += 1
+                }
             }
-            out[utf8.count + 1] = UInt8(ascii: "\"")
-            count += utf8.count + 2
+            out[length + 1] = UInt8(ascii: "\"")
+            count += length + 2
             return true
         }
         if copied != true { escaped(value) }
+    }
+
+    /// Whether one of the word's bytes is below 0x20, a quote or a backslash (a byte below 1
+    /// after XOR with the character is one equal to it). Never false when one is; the
+    /// escaping path decides byte by byte.
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasByteBelow(_ word: UInt64, _ bound: UInt64) -> Bool {
+            (word &- ones &* bound) & ~word & highs != 0
+        }
+        return hasByteBelow(word, 0x20) || hasByteBelow(word ^ (ones &* 0x22), 1) || hasByteBelow(word ^ (ones &* 0x5C), 1)
     }
 
     private mutating func escaped(_ value: String) {
@@ -130,12 +153,15 @@ struct JSONWriter: ~Copyable {
         guard magnitude >= 1e-4, magnitude < 1e15 else { return false }
         var scale = 1.0
         for decimals in 0...15 {
+            let product = magnitude * scale
+            guard product < 1e15 else { return false }
+            // Nearest integer: where a k-decimal text exists, the product lies within 0.25 of
+            // it, so adding a half and truncating cannot miss it (and is no call to round()).
+            let digits = UInt64(product + 0.5)
             // Both are integers below 2^53, so the division is the correctly rounded decimal.
-            let scaled = (magnitude * scale).rounded()
-            guard scaled < 1e15 else { return false }
-            if scaled / scale == magnitude {
+            if Double(digits) / scale == magnitude {
                 if value < 0 { append(UInt8(ascii: "-")) }
-                appendDigits(UInt64(scaled), decimals: decimals)
+                appendDigits(digits, decimals: decimals)
                 return true
             }
             scale *= 10
@@ -146,26 +172,28 @@ struct JSONWriter: ~Copyable {
     /// `value`'s decimal digits, with a point before the last `decimals` of them (zeros added
     /// in front as needed: 5 with 2 decimals is "0.05").
     private mutating func appendDigits(_ value: UInt64, decimals: Int) {
-        reserve(24)
-        // Digits written backwards in place: no String per number.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var remaining = value
-            var position = buffer.count
-            var written = 0
-            repeat {
-                position -= 1
-                buffer[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-                written += 1
-                if written == decimals {
-                    position -= 1
-                    buffer[position] = UInt8(ascii: ".")
-                }
-            } while remaining > 0 || written <= decimals
-            let first = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + position
-            append(UnsafeBufferPointer(start: first, count: buffer.count - position))
+        var digitCount = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            digitCount += 1
         }
+        let shown = Swift.max(digitCount, decimals + 1)
+        let length = shown + (decimals > 0 ? 1 : 0)
+        reserve(length)
+        // Written backwards, in place: no String per number.
+        var position = count + length
+        rest = value
+        for written in 0..<shown {
+            if written == decimals && decimals > 0 {
+                position -= 1
+                start[position] = UInt8(ascii: ".")
+            }
+            position -= 1
+            start[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+        count += length
     }
 
     mutating func bool(_ value: Bool) {
