@@ -22,17 +22,18 @@ struct SearchPayload: Sendable {
         total = result.total
         hitsJSON = Self.encode(result.hits)
         var hasher = PayloadHasher()
-        hasher.combine(Array(query.utf8))
-        hasher.combine(Array(String(total).utf8))
-        hasher.combine(hitsJSON)
-        etag = "\"\(String(hasher.value, radix: 16))\""
+        var text = query
+        text.withUTF8 { hasher.combine(UnsafeRawBufferPointer($0)) }
+        hasher.combine(total)
+        hitsJSON.withUnsafeBytes { hasher.combine($0) }
+        etag = hasher.etag
         self.indexVersion = indexVersion
         self.computeMicroseconds = computeMicroseconds
     }
 
     /// The response body: `{"query": …, "total": N, "took_us": N, "hits": […]}`.
     func body(tookMicroseconds: Int) -> [UInt8] {
-        var json = JSONWriter(capacity: hitsJSON.count + query.utf8.count + 64)
+        var json = JSONWriter(capacity: query.utf8.count + 64)
         json.raw("{")
         json.plainKey("query")
         json.string(query)
@@ -44,9 +45,8 @@ struct SearchPayload: Sendable {
         json.number(tookMicroseconds)
         json.raw(",")
         json.plainKey("hits")
-        json.raw(hitsJSON)
-        json.raw("}")
-        return json.bytes
+        // The hits are copied once, into the body's own allocation.
+        return json.bytes(followedBy: hitsJSON, and: UInt8(ascii: "}"))
     }
 
     /// The hits as the API shows them: a document's own fields (without alternate names)

@@ -27,6 +27,17 @@ struct JSONWriter: ~Copyable {
         Array(UnsafeBufferPointer(start: start, count: count))
     }
 
+    /// What was written, then `json` and `last`, in one allocation.
+    func bytes(followedBy json: [UInt8], and last: UInt8) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count + json.count + 1) { buffer, initialized in
+            let base = buffer.baseAddress!
+            base.initialize(from: start, count: count)
+            json.withUnsafeBufferPointer { (base + count).initialize(from: $0.baseAddress!, count: $0.count) }
+            base[count + json.count] = last
+            initialized = count + json.count + 1
+        }
+    }
+
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
     }
