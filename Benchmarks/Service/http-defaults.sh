@@ -11,6 +11,7 @@
 # Single), the peer's /json ({"message":"Hello, World!"} through JSONEncoder).
 #
 # Usage: Benchmarks/Service/http-defaults.sh [seconds] [connections] [wrk-threads] [rounds] [placements]
+#        SB_BIN=... HB_BIN=... (binaries already built: the peer does not change with this tree)
 # Defaults: 5 s, 64 connections, 1 wrk thread, 3 rounds, "unpinned pinned". Prints each round,
 # the medians, the ratio (Signalbox / Hummingbird), the load average, and at the end how many
 # access lines the server wrote (all of them must be in the file after SIGTERM).
@@ -24,11 +25,16 @@ ROUNDS=${4:-3}
 PLACEMENTS=${5:-unpinned pinned}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 
-echo "building signalbox and the Hummingbird peer (release)..." >&2
-swift build -c release --product signalbox >&2
-SB_BIN="$(swift build -c release --show-bin-path)/signalbox"
-swift build -c release --package-path Benchmarks/HTTPLoad --product bench-hummingbird >&2
-HB_BIN="$(swift build -c release --package-path Benchmarks/HTTPLoad --show-bin-path)/bench-hummingbird"
+if [ -z "${SB_BIN:-}" ]; then
+    echo "building signalbox (release)..." >&2
+    swift build -c release --product signalbox >&2
+    SB_BIN="$(swift build -c release --show-bin-path)/signalbox"
+fi
+if [ -z "${HB_BIN:-}" ]; then
+    echo "building the Hummingbird peer (release)..." >&2
+    swift build -c release --package-path Benchmarks/HTTPLoad --product bench-hummingbird >&2
+    HB_BIN="$(swift build -c release --package-path Benchmarks/HTTPLoad --show-bin-path)/bench-hummingbird"
+fi
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 work=$(mktemp -d)

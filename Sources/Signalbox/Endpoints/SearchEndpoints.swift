@@ -15,13 +15,12 @@ struct SearchEndpoints {
         router.get("/search") { request -> Single<Response> in
             let started = DispatchTime.now().uptimeNanoseconds
             let query = PreparedQuery(try SearchParameters.query(from: request))
-            let ifNoneMatch = request.headerFields[.ifNoneMatch]
             return lookups.first(query).map { payload in
-                var fields: HTTPFields = [.eTag: payload.etag, .cacheControl: "no-cache"]
-                if let ifNoneMatch, Self.matches(ifNoneMatch, etag: payload.etag) {
-                    return Response(status: .notModified, headerFields: fields)
+                if request.isNotModified(etag: payload.etag) {
+                    return Response(status: .notModified, headerFields: [.eTag: payload.etag, .cacheControl: "no-cache"])
                 }
-                fields[.contentType] = "application/json"
+                // One literal: setting a field afterwards looks its name up first.
+                let fields: HTTPFields = [.eTag: payload.etag, .cacheControl: "no-cache", .contentType: "application/json"]
                 let took = Int((DispatchTime.now().uptimeNanoseconds &- started) / 1000)
                 return Response(status: .ok, headerFields: fields, body: payload.body(tookMicroseconds: took))
             }
@@ -37,17 +36,5 @@ struct SearchEndpoints {
                     data: String(decoding: payload.body(tookMicroseconds: payload.computeMicroseconds), as: UTF8.self))
             }
         }
-    }
-
-    /// `If-None-Match` comparison (RFC 9110 §13.1.2): weak comparison, `*` matches any.
-    static func matches(_ header: String, etag: String) -> Bool {
-        let wanted = etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag
-        for candidate in header.split(separator: ",") {
-            var tag = candidate.trimmingCharacters(in: .whitespaces)
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            if tag == wanted { return true }
-        }
-        return false
     }
 }

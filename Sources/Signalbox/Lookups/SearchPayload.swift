@@ -22,18 +22,19 @@ struct SearchPayload: Sendable {
         query = result.query
         total = result.total
         hitsJSON = Self.encode(result.hits)
-        var hasher = FNV1a()
-        hasher.combine(Array(query.utf8))
-        hasher.combine(Array(String(total).utf8))
-        hasher.combine(hitsJSON)
-        etag = "\"\(String(hasher.value, radix: 16))\""
+        var hasher = PayloadHasher()
+        var text = query
+        text.withUTF8 { hasher.combine(UnsafeRawBufferPointer($0)) }
+        hasher.combine(total)
+        hitsJSON.withUnsafeBytes { hasher.combine($0) }
+        etag = hasher.etag
         self.indexVersion = indexVersion
         self.computeMicroseconds = computeMicroseconds
     }
 
     /// The response body: `{"query": …, "total": N, "took_us": N, "hits": […]}`.
     func body(tookMicroseconds: Int) -> [UInt8] {
-        var json = JSONWriter(capacity: hitsJSON.count + query.utf8.count + 64)
+        var json = JSONWriter(capacity: query.utf8.count + 64)
         json.raw("{")
         json.plainKey("query")
         json.string(query)
@@ -45,9 +46,8 @@ struct SearchPayload: Sendable {
         json.number(tookMicroseconds)
         json.raw(",")
         json.plainKey("hits")
-        json.raw(hitsJSON)
-        json.raw("}")
-        return json.bytes
+        // The hits are copied once, into the body's own allocation.
+        return json.bytes(followedBy: hitsJSON, and: UInt8(ascii: "}"))
     }
 
     /// The hits as the API shows them: a document's own fields (without alternate names)
@@ -61,17 +61,7 @@ struct SearchPayload: Sendable {
             json.raw("{")
             json.plainKey("attributes")
             json.raw("{")
-            // Pairs sorted by key: no lookup per key.
-            for (index, (key, value)) in document.attributes.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { json.raw(",") }
-                json.key(key)
-                switch value {
-                case .string(let value): json.string(value)
-                case .int(let value): json.number(value)
-                case .double(let value): json.number(value)
-                case .bool(let value): json.bool(value)
-                }
-            }
+            writeSorted(document.attributes, to: &json)
             json.raw("},")
             json.plainKey("highlight")
             json.raw("[")
@@ -101,5 +91,40 @@ struct SearchPayload: Sendable {
         }
         json.raw("]")
         return json.bytes
+    }
+
+    /// The attributes' pairs in key order. Their positions are sorted on the stack: a sorted
+    /// array of the pairs cost an allocation, runtime generic metadata for the tuple type and
+    /// a copy of every pair per hit (about a tenth of the encoding, callgrind).
+    private static func writeSorted(_ attributes: [String: AttributeValue], to json: inout JSONWriter) {
+        guard !attributes.isEmpty else { return }
+        withUnsafeTemporaryAllocation(of: Dictionary<String, AttributeValue>.Index.self, capacity: attributes.count) { positions in
+            let base = positions.baseAddress!
+            var sorted = 0
+            var next = attributes.startIndex
+            while next != attributes.endIndex {
+                // Insertion sort: a document has a handful of attributes.
+                // Keys only: the pair would copy (and destroy) each value too.
+                let key = attributes.keys[next]
+                var slot = sorted
+                while slot > 0 && key < attributes.keys[base[slot - 1]] { slot -= 1 }
+                (base + slot + 1).moveInitialize(from: base + slot, count: sorted - slot)
+                (base + slot).initialize(to: next)
+                sorted += 1
+                attributes.formIndex(after: &next)
+            }
+            for offset in 0..<sorted {
+                let (key, value) = attributes[base[offset]]
+                if offset > 0 { json.raw(",") }
+                json.key(key)
+                switch value {
+                case .string(let value): json.string(value)
+                case .int(let value): json.number(value)
+                case .double(let value): json.number(value)
+                case .bool(let value): json.bool(value)
+                }
+            }
+            base.deinitialize(count: sorted)
+        }
     }
 }
