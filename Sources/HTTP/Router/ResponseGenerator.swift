@@ -31,28 +31,26 @@ extension ResponseGenerator {
 public struct Reply: Sendable {
     enum Kind: Sendable {
         case response(Response)
-        case later(@Sendable (ResponseSink) -> Void)
+        /// Subscribes through the sink (on the connection's queue); the subscription ends when
+        /// the client goes away.
+        case subscription(@Sendable (ResponseSink) -> any Disposable)
     }
 
     let kind: Kind
 
     static func now(_ response: Response) -> Reply { Reply(kind: .response(response)) }
 
-    /// `start` subscribes through the sink; it runs on the connection's worker queue.
-    static func later(_ start: @escaping @Sendable (ResponseSink) -> Void) -> Reply { Reply(kind: .later(start)) }
-
     /// `subscribe` starts the trait's work; the subscription ends when the client goes away.
     static func subscribing(_ subscribe: @escaping @Sendable (ResponseSink) -> any Disposable) -> Reply {
-        .later { sink in
-            let subscription = subscribe(sink)
-            sink.onCancel { subscription.dispose() }
-        }
+        Reply(kind: .subscription(subscribe))
     }
 
     func answer(through sink: ResponseSink) {
         switch kind {
         case .response(let response): sink.respond(response)
-        case .later(let start): start(sink)
+        case .subscription(let subscribe):
+            let subscription = subscribe(sink)
+            sink.onCancel { subscription.dispose() }
         }
     }
 }

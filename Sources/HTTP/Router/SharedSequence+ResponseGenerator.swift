@@ -12,15 +12,14 @@ extension SharedSequence: ResponseGenerator where Element: ServerSentEventConver
 
     public func reply(to request: Request) -> Reply {
         let events = asObservable()
-        return .later { sink in
+        return .subscribing { sink in
             sink.startStream(EventStream.head)
-            guard request.method != .head else { return }
-            let subscription = events.subscribe(
+            guard request.method != .head else { return Disposables.create() }
+            return events.subscribe(
                 onNext: { sink.send($0.encodedEvent) },
                 onError: { _ in sink.finish() },
                 onCompleted: { sink.finish() }
             )
-            sink.onCancel { subscription.dispose() }
         }
     }
 }
