@@ -1,6 +1,10 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import HTTP
 import Logging
@@ -87,7 +91,7 @@ private final class RawClient {
 
     func send(_ text: String) throws {
         let bytes = Array(text.utf8)
-        guard Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw POSIXError(.EIO) }
+        guard systemSend(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw POSIXError(.EIO) }
     }
 
     /// The ids of the stream's blocks, in order, until `last` has come (or the read times out).
@@ -104,8 +108,17 @@ private final class RawClient {
         }
     }
 
-    func close() { Glibc.close(fd) }
+    func close() { systemClose(fd) }
 
     /// The stream ended or went quiet before the last id; what came until then.
     struct StreamEnded: Error { let ids: [Int64]; let text: String }
+}
+
+// The C calls under other names: the client's own `send` and `close` shadow them.
+private func systemSend(_ fd: Int32, _ bytes: [UInt8], _ count: Int, _ flags: Int32) -> Int {
+    send(fd, bytes, count, flags)
+}
+
+private func systemClose(_ fd: Int32) {
+    close(fd)
 }
