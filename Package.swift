@@ -45,12 +45,14 @@ let package = Package(
 
         // HTTP/1.1 server over POSIX sockets and Dispatch.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // Linux's epoll for the server's poller.
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // The system's OpenSSL 3 for HTTPS; only HTTP imports it.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "HTTP",
             dependencies: [
-                "Base", "Rx", "CZlib", "COpenSSL",
+                "Base", "Rx", "CEpoll", "CZlib", "COpenSSL",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -16,10 +16,10 @@ import Darwin
 /// the timeouts and bounds of `ServerSettings`. Bytes go through its
 /// `Transport`: the socket itself, or a TLS session over it.
 ///
-/// Confined to its worker's queue. A read source stays armed for the whole
+/// Confined to its worker's queue. Its host watches the socket for the whole
 /// life of the connection (also while a handler runs or an event stream is
-/// quiet), so a peer that goes away is noticed at once and everything running
-/// for it is cancelled.
+/// quiet) and hands it each readiness (`ready(_:)`), so a peer that goes away
+/// is noticed at once and everything running for it is cancelled.
 final class Connection: ResponseChannel, @unchecked Sendable {
     let fd: Int32
     let remote: String
@@ -32,10 +32,6 @@ final class Connection: ResponseChannel, @unchecked Sendable {
     private let openedAt: UInt64
 
     private var parser: RequestParser
-    private var readSource: DispatchSourceRead?
-    private var writeSource: DispatchSourceWrite?
-    private var writeSourceActive = false
-    private var openSources = 0
     /// The last write stopped because the socket was full.
     private var writeBlocked = false
     /// The last write stopped because TLS needs the peer's next record.
@@ -57,6 +53,8 @@ final class Connection: ResponseChannel, @unchecked Sendable {
     private var stopReadingRequests = false
     private var draining = false
     private var readPaused = false
+    /// The poller reported a reset or a hangup: reads go on until one fails.
+    private var peerHungUp = false
     private let rejection: Rejection?
     private var inReadHandler = false
 
@@ -80,13 +78,8 @@ final class Connection: ResponseChannel, @unchecked Sendable {
 
     // MARK: Life cycle
 
+    /// Called once its host watches the socket.
     func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: host.queue)
-        source.setEventHandler { [weak self] in self?.readable() }  // weak: nothing to prove
-        source.setCancelHandler { [self] in self.sourceCancelled() }
-        openSources += 1
-        readSource = source
-        source.resume()
         if let rejection {
             // Over a connection limit: answer 503 (or 429 for one address) at once and close.
             let exchange = Exchange(head: nil, started: MonotonicClock.nanoseconds())
@@ -149,21 +142,28 @@ final class Connection: ResponseChannel, @unchecked Sendable {
         }
         pending = []
         transport.closeOutput()
-        if let writeSource {
-            if !writeSourceActive { writeSource.resume() }
-            writeSource.cancel()
-        }
-        if readPaused { readSource?.resume() }
-        readSource?.cancel()
+        // The host stops watching the socket first: its number is free for reuse once closed.
         host.connectionClosed(self, remote: remote, counted: rejection == nil)
+        systemClose(fd)
     }
 
-    /// The descriptor is closed only after both sources are cancelled, so its
-    /// number cannot be reused while Dispatch still watches it.
-    private func sourceCancelled() {
-        openSources -= 1
-        if openSources == 0 {
-            systemClose(fd)
+    /// What the socket became ready for. Readiness is edge-triggered: each handler
+    /// goes on until the socket would block, or remembers to look again itself.
+    func ready(_ readiness: Readiness) {
+        guard !isClosed else { return }
+        if readiness.writable && (writeBlocked || readWantsWrite) {
+            writable()
+            if isClosed { return }
+        }
+        if readiness.hangup { peerHungUp = true }
+        if readiness.readable || readiness.hangup {
+            if !readPaused {
+                readable()
+            } else if readiness.hangup {
+                // Paused at the pipelining bound: nothing more will be read, and the peer is gone.
+                abort(reason: "peer closed")
+            }
+            // Otherwise the read resumes when the oldest request is answered (`pump`).
         }
     }
 
@@ -202,19 +202,18 @@ final class Connection: ResponseChannel, @unchecked Sendable {
                 if stopReadingRequests && reading == nil { continue }
                 consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 if readPaused || isClosed { return }
-                // A short read drained the socket. When a reset came with these bytes, Dispatch on
-                // Linux (EPOLLHUP) calls this handler this last time and deletes the source, so
-                // mid-request (where no answer's write would find out) read on until EAGAIN:
-                // otherwise a client that sent half a head and reset held its slot until the
-                // header or body timeout (prove's churn part).
-                if count < buffer.count && !transport.hasBufferedInput && parser.phase != .head && parser.phase != .body {
+                // A short read drained the socket. But a reset that came with these bytes raises
+                // no further readiness, so after a hangup, and mid-request (where no answer's write
+                // would find out), read on until the read fails: otherwise a client that sent half
+                // a head and reset held its slot until the header or body timeout (prove's churn part).
+                if count < buffer.count && !transport.hasBufferedInput && !peerHungUp && parser.phase != .head && parser.phase != .body {
                     return
                 }
             case .wantRead:
                 return
             case .wantWrite:
+                // The socket was full: its next writability resumes the read (`ready`).
                 readWantsWrite = true
-                syncWriteSource()
                 return
             case .closed:
                 abort(reason: "peer closed")
@@ -274,7 +273,6 @@ final class Connection: ResponseChannel, @unchecked Sendable {
         if exchanges.count >= host.configuration.maxPipelinedRequests && !readPaused {
             // Too many unanswered requests: stop reading until the oldest is answered.
             readPaused = true
-            readSource?.suspend()
         }
     }
 
@@ -429,7 +427,6 @@ final class Connection: ResponseChannel, @unchecked Sendable {
         // The socket is full: the rest goes when it is writable again.
         pendingOffset = 0
         writeBlocked = true
-        syncWriteSource()
     }
 
     func finishStream(_ exchange: Exchange) {
@@ -469,9 +466,9 @@ final class Connection: ResponseChannel, @unchecked Sendable {
             }
         }
         if readPaused && exchanges.count < host.configuration.maxPipelinedRequests {
+            // Readiness that came while paused was not acted on, and no new edge may come.
             readPaused = false
-            readSource?.resume()
-            if transport.hasBufferedInput { readBufferedInputLater() }
+            readBufferedInputLater()
         }
         if answered && exchanges.isEmpty && phase == .idle {
             // The idle keep-alive timeout starts when the last response is out.
@@ -504,18 +501,16 @@ final class Connection: ResponseChannel, @unchecked Sendable {
                 writeWaitsForRead = true
                 if readPaused {
                     readPaused = false
-                    readSource?.resume()
+                    readBufferedInputLater()
                 }
             case .closed, .failed, .notTLS:
                 abort(reason: "write failed")
                 return
             }
-            syncWriteSource()
             return
         }
         pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
         pendingOffset = 0
-        syncWriteSource()
         if closeWhenWritten { beginClose() }
     }
 
@@ -526,22 +521,6 @@ final class Connection: ResponseChannel, @unchecked Sendable {
             readable()
         }
         write()
-    }
-
-    /// Watches for writability exactly while something waits for it.
-    private func syncWriteSource() {
-        guard !isClosed else { return }
-        let wanted = writeBlocked || readWantsWrite
-        guard wanted != writeSourceActive else { return }
-        if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: host.queue)
-            source.setEventHandler { [weak self] in self?.writable() }
-            source.setCancelHandler { [self] in self.sourceCancelled() }
-            openSources += 1
-            writeSource = source
-        }
-        if wanted { writeSource?.resume() } else { writeSource?.suspend() }
-        writeSourceActive = wanted
     }
 
     // MARK: Timers

@@ -10,7 +10,8 @@ import Musl
 import Darwin
 #endif
 
-/// One serial queue of the worker pool and the connections it runs (their host).
+/// One serial queue of the worker pool and the connections it runs (their host),
+/// with a poller of its own that watches their sockets.
 ///
 /// Everything a connection owns is touched only on its worker's queue, so
 /// connections need no locks; the read buffer, response encoder (its date cache)
@@ -30,7 +31,10 @@ final class Worker: ConnectionHost, @unchecked Sendable {
     let eventScheduler: SerialDispatchQueueScheduler
     /// This worker's copy of the runtime settings (updated by `HTTPServer.apply`).
     private(set) var settings: ServerSettings
-    private var connections: [ObjectIdentifier: Connection] = [:]
+    /// The open connections by descriptor: a descriptor names one open socket at a time,
+    /// and both adopting and closing run on this queue.
+    private var connections: [Int32: Connection] = [:]
+    private var poller: Poller?
     private var sweepTimer: DispatchSourceTimer?
     private var requestCounter: UInt64 = 0
 
@@ -42,6 +46,10 @@ final class Worker: ConnectionHost, @unchecked Sendable {
         queue = DispatchQueue(label: "signalbox.http.worker.\(index)", qos: .userInteractive)
         queue.setSpecific(key: Self.key, value: index)
         eventScheduler = SerialDispatchQueueScheduler(queue: queue, internalSerialQueueName: "signalbox.http.worker.\(index).events")
+        // Weak: a server dropped without shutdown() releases its workers; deinit then stops the poller.
+        poller = Poller(label: "signalbox.http.poller.\(index)", queue: queue) { [weak self] batch in
+            self?.deliver(batch)
+        }
     }
 
     deinit {
@@ -70,7 +78,8 @@ final class Worker: ConnectionHost, @unchecked Sendable {
                 transport = .tls(session)
             }
             let connection = Connection(fd: fd, remote: remote, host: self, rejection: rejection, transport: transport, responder: responder)
-            self.connections[ObjectIdentifier(connection)] = connection
+            self.connections[fd] = connection
+            self.poller?.watch(fd)
             connection.start()
         }
     }
@@ -96,7 +105,8 @@ final class Worker: ConnectionHost, @unchecked Sendable {
     }
 
     func connectionClosed(_ connection: Connection, remote: String, counted: Bool) {
-        connections[ObjectIdentifier(connection)] = nil
+        poller?.unwatch(connection.fd)
+        connections[connection.fd] = nil
         if counted { core.connectionClosed(remote: remote) }
     }
 
@@ -115,6 +125,15 @@ final class Worker: ConnectionHost, @unchecked Sendable {
             for connection in Array(self.connections.values) { connection.abort(reason: "stopped") }
             self.sweepTimer?.cancel()
             self.sweepTimer = nil
+            self.poller?.stop()
+        }
+    }
+
+    /// A batch of readiness from the poller; a descriptor without a connection was closed
+    /// after the poller saw it (or belongs to a newer connection, which then reads nothing).
+    private func deliver(_ batch: [Readiness]) {
+        for readiness in batch {
+            connections[readiness.fd]?.ready(readiness)
         }
     }
 
