@@ -19,6 +19,19 @@ from common import API_KEY, Report, Server, arguments  # noqa: E402
 STREAMS = "^/(events|search/live)$"
 
 
+def problems(lines, limit=60):
+    """schemathesis's FAILURES and ERRORS sections (up to its SUMMARY), shortened."""
+    found, keep = [], False
+    for line in lines:
+        if " FAILURES " in line or " ERRORS " in line:
+            keep = True
+        elif " SUMMARY " in line:
+            keep = False
+        if keep and line.strip():
+            found.append(line)
+    return found[:limit] + ([f"... ({len(found) - limit} more lines above)"] if len(found) > limit else [])
+
+
 def main():
     args = arguments(__doc__)
     report = Report(f"conformance ({args.mode})")
@@ -43,6 +56,10 @@ def main():
         tail = lines if result.returncode else lines[-25:]
         for line in tail:
             report.figure("| " + line)
+        if result.returncode:
+            # The cause, again at the end, where a shortened log still shows it.
+            for line in problems(lines):
+                report.figure("! " + line)
         report.require("schemathesis finds no failure (no 5xx, every response as the schema says)", result.returncode == 0,
                        f"exit status {result.returncode}")
         report.require("the service is still up", server.alive())
