@@ -11,9 +11,9 @@ import Testing
 /// Clients that send part of a request and then reset (RST) the connection.
 @Suite("Reset connections", .timeLimit(.minutes(1)))
 struct ResetTests {
-    /// The reset often arrives together with the bytes before it; Dispatch on Linux announces
-    /// that once, so a connection that stopped reading after its short read held its slot until
-    /// the header or body timeout (30 s here). It must close at once.
+    /// The reset often arrives together with the bytes before it, and readiness announces that
+    /// once (edge-triggered), so a connection that stopped reading after its short read held its
+    /// slot until the header or body timeout (30 s here). It must close at once.
     @Test(arguments: ["GET /hello HTTP/1.1\r\nHost: x", "PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"a\":"])
     func aResetAfterPartOfARequestClosesTheConnectionAtOnce(_ part: String) async throws {
         let router = Router()
