@@ -12,6 +12,8 @@
 #
 # Usage: Benchmarks/Service/http-defaults.sh [seconds] [connections] [wrk-threads] [rounds] [placements]
 #        SB_BIN=... HB_BIN=... (binaries already built: the peer does not change with this tree)
+#        SB_BASE_BIN=... (optional: an older signalbox, e.g. built from an earlier commit, measured in
+#        the same alternating rounds; its column and the ratio new / base are added)
 # Defaults: 5 s, 64 connections, 1 wrk thread, 3 rounds, "unpinned pinned". Prints each round,
 # the medians, the ratio (Signalbox / Hummingbird), the load average, and at the end how many
 # access lines the server wrote (all of them must be in the file after SIGTERM).
@@ -60,6 +62,12 @@ start() {
     # Defaults: no settings given but a port and a store of its own; the log goes to a file.
     (cd "$work" && exec "${pin[@]}" "$SB_BIN" --host 127.0.0.1 --port "$SB_PORT" --store "$work/sb.sqlite" \
         2>>"$work/signalbox.log") & SB_PID=$!; PIDS+=("$SB_PID")
+    if [ -n "${SB_BASE_BIN:-}" ]; then
+        BASE_PORT=$(free_port)
+        (cd "$work" && exec "${pin[@]}" "$SB_BASE_BIN" --host 127.0.0.1 --port "$BASE_PORT" --store "$work/base.sqlite" \
+            2>>"$work/base.log") & BASE_PID=$!; PIDS+=("$BASE_PID")
+        wait_for "http://127.0.0.1:$BASE_PORT/readyz" "$BASE_PID"
+    fi
     "${pin[@]}" "$HB_BIN" "$HB_PORT" >/dev/null 2>&1 & HB_PID=$!; PIDS+=("$HB_PID")
     wait_for "http://127.0.0.1:$SB_PORT/readyz" "$SB_PID"
     wait_for "http://127.0.0.1:$HB_PORT/healthz" "$HB_PID"
@@ -71,8 +79,9 @@ stop() {
     # Requests the service counted (its metrics), to compare with the access lines it wrote.
     SERVED=$((SERVED + $(curl -sf "http://127.0.0.1:$SB_PORT/metrics" \
         | awk '/^http_requests_total/ { n += $NF } END { printf "%d", n }')))
-    kill -TERM "$SB_PID" "$HB_PID"
+    kill -TERM "$SB_PID" "$HB_PID" ${BASE_PID:+"$BASE_PID"}
     wait "$SB_PID" || { echo "signalbox exited $?" >&2; exit 1; }
+    [ -z "${BASE_PID:-}" ] || wait "$BASE_PID" 2>/dev/null || true
     wait "$HB_PID" 2>/dev/null || true
 }
 
@@ -91,19 +100,30 @@ run() {  # PLACEMENT URL → requests/s
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs; wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_PER_RUN}s, $ROUNDS alternating rounds"
-printf "%-9s %-22s %12s %12s %7s   %s\n" placement "endpoint (SB / HB)" "signalbox" "hummingbird" ratio "rounds SB | HB"
+if [ -n "${SB_BASE_BIN:-}" ]; then
+    printf "%-9s %-22s %12s %12s %7s %12s %9s   %s\n" placement "endpoint (SB / HB)" "signalbox" "hummingbird" ratio "base" "new/base" "rounds SB | HB | base"
+else
+    printf "%-9s %-22s %12s %12s %7s   %s\n" placement "endpoint (SB / HB)" "signalbox" "hummingbird" ratio "rounds SB | HB"
+fi
 for placement in $PLACEMENTS; do
     start "$placement"
     for pair in "/healthz /healthz" "/readyz /json"; do
         read -r sb_path hb_path <<<"$pair"
-        sb=""; hb=""
+        sb=""; hb=""; base=""
         for _ in $(seq 1 "$ROUNDS"); do
             sb+="$(run "$placement" "http://127.0.0.1:$SB_PORT$sb_path") "
             hb+="$(run "$placement" "http://127.0.0.1:$HB_PORT$hb_path") "
+            [ -z "${SB_BASE_BIN:-}" ] || base+="$(run "$placement" "http://127.0.0.1:$BASE_PORT$sb_path") "
         done
         a=$(echo "$sb" | median); b=$(echo "$hb" | median)
-        printf "%-9s %-22s %12s %12s %7.2f   %s| %s\n" "$placement" "$sb_path / $hb_path" "$a" "$b" \
-            "$(awk -v a="$a" -v b="$b" 'BEGIN { print a / b }')" "$sb" "$hb"
+        ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { print a / b }')
+        if [ -n "${SB_BASE_BIN:-}" ]; then
+            c=$(echo "$base" | median)
+            printf "%-9s %-22s %12s %12s %7.2f %12s %9.2f   %s| %s| %s\n" "$placement" "$sb_path / $hb_path" "$a" "$b" \
+                "$ratio" "$c" "$(awk -v a="$a" -v c="$c" 'BEGIN { print a / c }')" "$sb" "$hb" "$base"
+        else
+            printf "%-9s %-22s %12s %12s %7.2f   %s| %s\n" "$placement" "$sb_path / $hb_path" "$a" "$b" "$ratio" "$sb" "$hb"
+        fi
     done
     stop
 done
