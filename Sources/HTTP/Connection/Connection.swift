@@ -55,6 +55,8 @@ final class Connection: ResponseChannel, @unchecked Sendable {
     private var readPaused = false
     /// The poller reported a reset or a hangup: reads go on until one fails.
     private var peerHungUp = false
+    /// The poller reported that the peer closed its sending side: the end of input waits to be read.
+    private var peerClosedInput = false
     private let rejection: Rejection?
     private var inReadHandler = false
 
@@ -156,6 +158,7 @@ final class Connection: ResponseChannel, @unchecked Sendable {
             if isClosed { return }
         }
         if readiness.hangup { peerHungUp = true }
+        if readiness.inputClosed { peerClosedInput = true }
         if readiness.readable || readiness.hangup {
             if !readPaused {
                 readable()
@@ -207,6 +210,11 @@ final class Connection: ResponseChannel, @unchecked Sendable {
                 // would find out), read on until the read fails: otherwise a client that sent half
                 // a head and reset held its slot until the header or body timeout (prove's churn part).
                 if count < buffer.count && !transport.hasBufferedInput && !peerHungUp && parser.phase != .head && parser.phase != .body {
+                    // The same goes for a close of the peer's sending side that came with these
+                    // bytes (a request, then `shutdown(SHUT_WR)`): read its end once what they
+                    // asked is answered, as a level-triggered poll would report it, or the
+                    // connection stays open until the idle timeout.
+                    if peerClosedInput { readBufferedInputLater() }
                     return
                 }
             case .wantRead:

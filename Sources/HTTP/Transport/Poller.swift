@@ -15,6 +15,9 @@ struct Readiness: Sendable {
     var writable = false
     /// The peer reset the connection or both directions are shut (`EPOLLHUP`/`EPOLLERR`, `EV_EOF` with an error).
     var hangup = false
+    /// The peer closed its sending side (`EPOLLRDHUP`, `EV_EOF` on the read filter): after the
+    /// bytes already received, a read returns the end of input.
+    var inputClosed = false
 }
 
 /// Readiness of a worker's sockets: one epoll (kqueue on Darwin) instance and one thread
@@ -107,6 +110,7 @@ final class Poller: Sendable {
                 var readiness = Readiness(fd: fd)
                 if event.filter == EVFILT_READ { readiness.readable = true } else { readiness.writable = true }
                 if event.flags & UInt16(EV_EOF) != 0 && event.fflags != 0 { readiness.hangup = true }
+                if event.filter == EVFILT_READ && event.flags & UInt16(EV_EOF) != 0 { readiness.inputClosed = true }
                 #else
                 let fd = event.data.fd
                 if fd == wakeRead { running = false; continue }
@@ -115,6 +119,7 @@ final class Poller: Sendable {
                 readiness.readable = flags & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0
                 readiness.writable = flags & EPOLLOUT.rawValue != 0
                 readiness.hangup = flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+                readiness.inputClosed = flags & EPOLLRDHUP.rawValue != 0
                 #endif
                 batch.append(readiness)
             }

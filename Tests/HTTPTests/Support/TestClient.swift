@@ -54,6 +54,11 @@ final class TestClient {
         self.session = session
     }
 
+    /// Closes the sending side (`shutdown(SHUT_WR)`): the server reads the end of input.
+    func closeOutput() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Sets the kernel receive buffer (before reading), to make a slow reader.
     func setReceiveBuffer(_ bytes: Int32) {
         var value = bytes
