@@ -18,8 +18,8 @@ import Testing
     }
 
     /// A client's stream, built for `scheduler` as the router builds it for its worker.
-    func client(_ feed: ChangeFeed, from start: ChangeFeed.Start, on scheduler: TestScheduler) -> Signal<ChangeFeed.Item> {
-        SharingScheduler.building(deliveringOn: scheduler) { feed.workerStream(from: start) }
+    func client(_ feed: ChangeFeed, from start: ChangeFeed.Start, on scheduler: TestScheduler) -> Observable<ChangeFeed.Item> {
+        SharingScheduler.building(deliveringOn: scheduler) { feed.workerStream(from: start) }.asObservable()
     }
 
     /// Each recorded element as `time:label`.
@@ -40,12 +40,12 @@ import Testing
         let early = scheduler.createObserver(ChangeFeed.Item.self)
         let late = scheduler.createObserver(ChangeFeed.Item.self)
         var subscriptions: [Disposable] = []
-        scheduler.scheduleAt(100) { subscriptions.append(client(feed, from: .now, on: scheduler).emit(to: early)) }
+        scheduler.scheduleAt(100) { subscriptions.append(client(feed, from: .now, on: scheduler).subscribe(early)) }
         scheduler.scheduleAt(200) {
             // Published and queued for the worker before the late client's snapshot,
             // delivered after it subscribed: the late client must not get it twice.
             feed.publish(change(1))
-            subscriptions.append(client(feed, from: .now, on: scheduler).emit(to: late))
+            subscriptions.append(client(feed, from: .now, on: scheduler).subscribe(late))
         }
         scheduler.scheduleAt(300) { feed.publish(change(2)) }
         scheduler.scheduleAt(400) { subscriptions.forEach { $0.dispose() } }
@@ -64,8 +64,8 @@ import Testing
         var subscriptions: [Disposable] = []
         for sequence in 1...3 { feed.publish(change(Int64(sequence))) }
         scheduler.scheduleAt(100) {
-            subscriptions.append(client(feed, from: .after(1), on: scheduler).emit(to: missedTwo))
-            subscriptions.append(client(feed, from: .after(2), on: scheduler).emit(to: missedOne))
+            subscriptions.append(client(feed, from: .after(1), on: scheduler).subscribe(missedTwo))
+            subscriptions.append(client(feed, from: .after(2), on: scheduler).subscribe(missedOne))
         }
         scheduler.scheduleAt(200) { feed.publish(change(4)) }
         scheduler.scheduleAt(300) { subscriptions.forEach { $0.dispose() } }
@@ -81,8 +81,8 @@ import Testing
         let fromTheFuture = scheduler.createObserver(ChangeFeed.Item.self)
         var subscriptions: [Disposable] = []
         scheduler.scheduleAt(100) {
-            subscriptions.append(client(feed, from: .now, on: scheduler).emit(to: fresh))
-            subscriptions.append(client(feed, from: .after(100), on: scheduler).emit(to: fromTheFuture))
+            subscriptions.append(client(feed, from: .now, on: scheduler).subscribe(fresh))
+            subscriptions.append(client(feed, from: .after(100), on: scheduler).subscribe(fromTheFuture))
         }
         scheduler.scheduleAt(200) { feed.restart(at: 40) }
         scheduler.scheduleAt(300) { feed.publish(change(41)) }
@@ -99,8 +99,8 @@ import Testing
         let one = first.createObserver(ChangeFeed.Item.self)
         let other = second.createObserver(ChangeFeed.Item.self)
         let subscriptions = [
-            client(feed, from: .now, on: first).emit(to: one),
-            client(feed, from: .now, on: second).emit(to: other),
+            client(feed, from: .now, on: first).subscribe(one),
+            client(feed, from: .now, on: second).subscribe(other),
         ]
         feed.publish(change(1))
         first.start()

@@ -10,6 +10,7 @@ import Rx
 /// | `Maybe<T>` | 200 with `T`, or 404 when it completes empty |
 /// | `Completable` | 204 |
 /// | `Signal<E>`, `Driver<E>` of server-sent events | a `text/event-stream` |
+/// | `Infallible<E>` of server-sent events | the same, for one client's own view of a shared stream |
 ///
 /// Only this module makes a `Reply`; a type of your own conforms by returning the reply of
 /// one of these.

@@ -10,9 +10,24 @@ extension SharedSequence: ResponseGenerator where Element: ServerSentEventConver
     /// socket, and no serial queue of its own per client.
     public static var buildsOnConnectionQueue: Bool { true }
 
-    public func reply(to request: Request) -> Reply {
-        let events = asObservable()
-        return .subscribing { sink in
+    public func reply(to request: Request) -> Reply { .eventStream(asObservable(), for: request) }
+}
+
+/// An `Infallible` of events answers as a `Signal` does, with no share of its own: the
+/// stream of one client that is its own view of a shared `Signal` (where it resumes, what
+/// it filters out). A share per client would cost a delivery queue and a lock per event and
+/// give nothing: only that client subscribes.
+extension Infallible: ResponseGenerator where Element: ServerSentEventConvertible {
+    /// Built on the worker's queue, so the `Signal`s it derives from deliver there.
+    public static var buildsOnConnectionQueue: Bool { true }
+
+    public func reply(to request: Request) -> Reply { .eventStream(asObservable(), for: request) }
+}
+
+extension Reply {
+    /// A `text/event-stream` of `events`' elements, ended when they complete or fail.
+    static func eventStream<Element: ServerSentEventConvertible>(_ events: Observable<Element>, for request: Request) -> Reply {
+        .subscribing { sink in
             sink.startStream(EventStream.head)
             guard request.method != .head else { return Disposables.create() }
             return events.subscribe(

@@ -3,6 +3,8 @@ import HTTPTypes
 import Rx
 
 /// `GET /events`: the change feed as a Signal over SSE, resumable with `Last-Event-ID` on any replica.
+/// Each client gets its own `Infallible` view of the Signal its worker's clients share (where it
+/// resumes, what it already has).
 ///
 /// Event ids are the store's sequence numbers. A replica that has not yet applied the
 /// client's `Last-Event-ID` waits for it (up to `resumeWait`) before it replays what
@@ -17,7 +19,7 @@ struct EventEndpoints {
     func register(on router: some RouteBuilder) {
         // The feed's items are streamed as they are (no `map`, which would add an
         // operator and a share per client); each item says what bytes it is sent as.
-        router.get("/events") { request -> Signal<ChangeFeed.Item> in
+        router.get("/events") { request -> Infallible<ChangeFeed.Item> in
             let lastEventID = request.headerFields[Self.lastEventID].flatMap { Int64($0) }
             let clientEpoch = request.headerFields[Self.epochField] ?? request.queryItems(named: "epoch").first
             let start: ChangeFeed.Start =
@@ -37,6 +39,7 @@ struct EventEndpoints {
                 .asCompletable()
                 .andThen(stream.asObservable())
                 .asSignal(onErrorSignalWith: .empty())
+                .asInfallible()
         }
     }
 

@@ -124,7 +124,7 @@ final class ChangeFeed: Sendable {
     /// The stream for one `/events` client of an HTTP worker: the same items
     /// as ``stream(from:)``, but the live changes come from the hub of the
     /// scheduler the stream is built for (the worker's, when the router builds
-    /// the route's `Signal`), shared by all its clients.
+    /// the route's value), shared by all its clients.
     ///
     /// Subscribe on that scheduler's queue, as the router does when it starts
     /// the stream: the worker then delivers a change published after the
@@ -132,21 +132,26 @@ final class ChangeFeed: Sendable {
     /// published before the snapshot but delivered after is filtered out by
     /// its sequence number. (`stream(from:)` may be subscribed anywhere.)
     ///
+    /// An `Infallible`, not a `Signal`: the client's view (its first item, the
+    /// filter) is its alone, so it needs no share of its own; a `Signal`'s
+    /// operators would add one per operator, each with its lock and delivery
+    /// queue, on every event to every client (docs/http.md, fan-out).
+    ///
     /// A client that missed several changes gets them through its own chain,
     /// as ``stream(from:)`` makes it: a `Signal` starts with one element at a time.
-    func workerStream(from start: Start) -> Signal<Item> {
+    func workerStream(from start: Start) -> Infallible<Item> {
         let scheduler = SignalSharingStrategy.scheduler
-        return Signal.deferred { [self] in
+        return Infallible.deferred { [self] in
             let shared = state.withLock { state -> (hub: Hub, first: Item, delivered: Int64)? in
                 let first = Self.firstItems(from: start, state)
                 guard first.count == 1, let hub = hub(for: scheduler, &state) else { return nil }
                 return (hub, first[0], state.lastSequence)
             }
             guard let shared else {
-                return SharingScheduler.building(deliveringOn: scheduler) { stream(from: start) }
+                return SharingScheduler.building(deliveringOn: scheduler) { stream(from: start) }.asInfallible()
             }
             let delivered = shared.delivered
-            return shared.hub.changes
+            return shared.hub.changes.asInfallible()
                 .filter { item in Self.isNew(item, after: delivered) }
                 .startWith(shared.first)
         }
