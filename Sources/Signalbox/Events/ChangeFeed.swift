@@ -138,7 +138,7 @@ final class ChangeFeed: Sendable {
     /// queue, on every event to every client (docs/http.md, fan-out).
     ///
     /// A client that missed several changes gets them through its own chain,
-    /// as ``stream(from:)`` makes it: a `Signal` starts with one element at a time.
+    /// as ``stream(from:)`` makes it: `startWith` here takes one element.
     func workerStream(from start: Start) -> Infallible<Item> {
         let scheduler = SignalSharingStrategy.scheduler
         return Infallible.deferred { [self] in
