@@ -18,7 +18,12 @@ raw `text/event-stream` connections, then publishes E events, each from a new
 connection (Signalbox: `PUT /documents/fanout-<n>`; nchan: `POST /pub` with
 the same JSON body), waiting `--gap` seconds between them. For every
 (client, event) it records the time from sending the publish request to
-reading the event. One unmeasured event goes first (it warms both servers).
+reading the event. One unmeasured event goes first (it warms both servers),
+and one unmeasured run goes first at each client count (it warms the client:
+its first run at a size spent about 1.7x the CPU per read, which counted
+against whichever server went first). The client collects no garbage while
+events are timed, and closes its connections only after the last event has
+reached every client; both pauses were the client's, not the servers'.
 With `--pin SERVER:CLIENT` (CPU lists, e.g. `0:1`) both servers run under
 `taskset -c SERVER` and the client process is moved to CPU(s) CLIENT, as
 `sse-fanout.py --server-cpu` does: the client then never takes the
@@ -32,6 +37,7 @@ during the measured events).
 """
 import argparse
 import asyncio
+import gc
 import os
 import pwd
 import re
@@ -105,9 +111,11 @@ class Client:
 
     def __init__(self):
         self.received = {}  # event number -> monotonic time
+        self.writer = None
 
     async def run(self, port, path, connected, wanted):
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
+        writer = self.writer
         writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n".encode())
         await writer.drain()
         await reader.readuntil(b"\r\n\r\n")
@@ -124,7 +132,8 @@ class Client:
                 match = EVENT_NUMBER.search(block)
                 if match:
                     self.received.setdefault(int(match.group(1)), now)
-        writer.close()
+        # Not closed here: closing while other clients still read the last event would
+        # slow their reads and charge the last event with the client's teardown.
 
 
 class Signalbox:
@@ -258,6 +267,10 @@ async def run_once(server, clients_wanted, events, gap):
         await asyncio.sleep(1.0)
         rss_after = rss_kib(pid)
 
+        # The client's own pauses are not the servers': no cyclic garbage collection while
+        # the events are timed (a full collection over 10,000 tasks' objects took tens of ms).
+        gc.collect()
+        gc.disable()
         sent = {}
         cpu_start = None
         for n in range(events + 1):
@@ -274,6 +287,10 @@ async def run_once(server, clients_wanted, events, gap):
             for task in tasks:
                 task.cancel()
         cpu_used = cpu_seconds(pid) - cpu_start
+        gc.enable()
+        for client in clients:
+            if client.writer is not None:
+                client.writer.close()
 
         delays, slowest = [], []
         for n in range(1, events + 1):
@@ -313,6 +330,11 @@ async def main(args):
     summary = []
     for size in sizes:
         results = {server.name: [] for server in servers}
+        if args.warmup:
+            # The client's first run at a size is slower (its memory grows: about 1.7x its CPU
+            # per read at 5,000 clients), which would count against whichever server goes first.
+            warm = await run_once(servers[0], size, 2, args.gap)
+            print(f"{size:>6} clients, warm-up, {servers[0].name:>9}: p50 {pct(warm['delays'], 0.5):6.1f} ms (not counted)", flush=True)
         for round_index in range(args.rounds):
             order = servers if round_index % 2 == 0 else list(reversed(servers))
             for server in order:
@@ -367,6 +389,8 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--events", type=int, default=10, help="measured events per round")
     parser.add_argument("--gap", type=float, default=0.5, help="seconds between publishes")
+    parser.add_argument("--no-warmup", dest="warmup", action="store_false",
+                        help="skip the unmeasured run that warms the client up at each client count")
     parser.add_argument("--pin", default=None, help="SERVER:CLIENT CPU lists, e.g. 0:1 (taskset for the servers)")
     parser.add_argument("--servers", default="signalbox,nchan", help="which servers to run (for debugging one)")
     parser.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx")
