@@ -595,6 +595,6 @@ final class Connection: ResponseChannel, @unchecked Sendable {
             "duration_ms": .stringConvertible(Double(duration / 1000) / 1000),
             "request_id": .string(exchange.requestID),
             "outcome": .string(outcome ?? "complete"),
-        ])
+        ], source: "HTTP")
     }
 }

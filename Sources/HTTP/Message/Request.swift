@@ -36,7 +36,7 @@ public struct Request: Sendable {
         let target = head.path ?? ""
         if let queryStart = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             self.path = String(target[..<queryStart])
-            self.query = QueryItems(String(target[target.utf8.index(after: queryStart)...]))
+            self.query = QueryItems(parsing: target[target.utf8.index(after: queryStart)...])
         } else {
             self.path = target
             self.query = QueryItems("")
@@ -87,16 +87,34 @@ public struct QueryItems: Sendable, Hashable {
 
     /// Parses `query` (the part after `?`).
     public init(_ query: String) {
+        self.init(parsing: Substring(query))
+    }
+
+    init(parsing query: Substring) {
         guard !query.isEmpty else {
             items = []
             return
         }
-        items = query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            if let equals = pair.firstIndex(of: "=") {
-                return Item(name: PercentDecoding.decode(pair[..<equals], plusAsSpace: true),
-                            value: PercentDecoding.decode(pair[pair.index(after: equals)...], plusAsSpace: true))
+        var query = query
+        // Bytes, not Characters: splitting a String by Character runs grapheme breaking
+        // (a tenth of an uncached /search's HTTP cost, callgrind).
+        items = query.withUTF8 { bytes in
+            var items: [Item] = []
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+                if end > start {
+                    let pair = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+                        items.append(Item(name: PercentDecoding.decode(UnsafeBufferPointer(rebasing: pair[..<equals]), plusAsSpace: true),
+                                          value: PercentDecoding.decode(UnsafeBufferPointer(rebasing: pair[(equals + 1)...]), plusAsSpace: true)))
+                    } else {
+                        items.append(Item(name: PercentDecoding.decode(pair, plusAsSpace: true), value: ""))
+                    }
+                }
+                start = end + 1
             }
-            return Item(name: PercentDecoding.decode(pair, plusAsSpace: true), value: "")
+            return items
         }
     }
 
@@ -116,27 +134,32 @@ enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` as space when asked); malformed escapes
     /// stay as they are, invalid UTF-8 becomes U+FFFD.
     static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
-        let utf8 = text.utf8
-        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(text)
+        var text = text
+        return text.withUTF8 { decode($0, plusAsSpace: plusAsSpace) }
+    }
+
+    /// `decode` of UTF-8 bytes, written straight into the new string's storage.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(decoding: bytes, as: UTF8.self)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "%"),
-               let high = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex), high != utf8.endIndex,
-               let low = utf8.index(high, offsetBy: 1, limitedBy: utf8.endIndex), low != utf8.endIndex,
-               let h = hexValue(utf8[high]), let l = hexValue(utf8[low]) {
-                bytes.append(h << 4 | l)
-                index = utf8.index(after: low)
-                continue
+        return String(unsafeUninitializedCapacity: bytes.count) { output in
+            var written = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+                   let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                    output[written] = high << 4 | low
+                    index += 3
+                } else {
+                    output[written] = plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte
+                    index += 1
+                }
+                written += 1
             }
-            bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index = utf8.index(after: index)
+            return written
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -72,22 +72,25 @@ struct LogLineFormatter {
             // Sorted by key, as StreamLogHandler prints them; positions are sorted, not copies of the pairs.
             positions.removeAll(keepingCapacity: true)
             positions.append(contentsOf: metadata.indices)
-            // Insertion sort: a line has a handful of keys.
+            // Insertion sort: a line has a handful of keys. Keys only: a pair would copy
+            // (and destroy) its value at every comparison.
+            let keys = metadata.keys
             for next in 1..<max(positions.count, 1) {
                 let position = positions[next]
-                let key = metadata[position].key
+                let key = keys[position]
                 var slot = next
-                while slot > 0 && key < metadata[positions[slot - 1]].key {
+                while slot > 0 && key < keys[positions[slot - 1]] {
                     positions[slot] = positions[slot - 1]
                     slot -= 1
                 }
                 positions[slot] = position
             }
             for position in positions {
+                let (key, value) = metadata[position]
                 output.append(0x20)
-                Self.append(metadata[position].key, to: &output)
+                Self.append(key, to: &output)
                 output.append(0x3D)  // "="
-                switch metadata[position].value {
+                switch value {
                 case .string(let string): Self.append(string, to: &output)
                 case let value: Self.append(value.description, to: &output)
                 }
