@@ -19,9 +19,9 @@ connection (Signalbox: `PUT /documents/fanout-<n>`; nchan: `POST /pub` with
 the same JSON body), waiting `--gap` seconds between them. For every
 (client, event) it records the time from sending the publish request to
 reading the event. One unmeasured event goes first (it warms both servers),
-and one unmeasured run goes first at each client count (it warms the client:
-its first run at a size spent about 1.7x the CPU per read, which counted
-against whichever server went first). The client collects no garbage while
+and one unmeasured run of each server goes first at each client count (it
+warms the client: its first run at a size spent about 1.7x the CPU per read,
+which counted against whichever server went first). The client collects no garbage while
 events are timed, and closes its connections only after the last event has
 reached every client; both pauses were the client's, not the servers'.
 With `--pin SERVER:CLIENT` (CPU lists, e.g. `0:1`) both servers run under
@@ -331,10 +331,12 @@ async def main(args):
     for size in sizes:
         results = {server.name: [] for server in servers}
         if args.warmup:
-            # The client's first run at a size is slower (its memory grows: about 1.7x its CPU
-            # per read at 5,000 clients), which would count against whichever server goes first.
-            warm = await run_once(servers[0], size, 2, args.gap)
-            print(f"{size:>6} clients, warm-up, {servers[0].name:>9}: p50 {pct(warm['delays'], 0.5):6.1f} ms (not counted)", flush=True)
+            # The first runs at a size are slower on the client's side (its memory grows: about
+            # 1.7x its CPU per read at 5,000 clients), which would count against whichever server
+            # goes first. One unmeasured run of each server, in round 1's order.
+            for server in servers:
+                warm = await run_once(server, size, 2, args.gap)
+                print(f"{size:>6} clients, warm-up, {server.name:>9}: p50 {pct(warm['delays'], 0.5):6.1f} ms (not counted)", flush=True)
         for round_index in range(args.rounds):
             order = servers if round_index % 2 == 0 else list(reversed(servers))
             for server in order:
