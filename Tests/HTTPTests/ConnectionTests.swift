@@ -1,4 +1,5 @@
 @testable import HTTP
+import Base
 import HTTPTypes
 import Testing
 
@@ -52,6 +53,24 @@ struct ConnectionTests {
             let answer = String(decoding: try client.readToEnd(), as: UTF8.self)
             #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n") && answer.hasSuffix("\r\n\r\nhello"), "connection \(attempt): \(answer)")
         }
+        await server.shutdown(gracePeriod: .seconds(1))
+    }
+
+    /// After a stall of the process (SIGSTOP) the worker's sweep can run before the poller's
+    /// report of bytes that came meanwhile. A request that is in the socket when the idle timeout
+    /// runs out is answered, not dropped with the connection (prove's stall part: its half-sent
+    /// head got no 408, the connection was closed unanswered as if idle). The sweep runs here on
+    /// the worker's queue right after the bytes are sent, so no readiness report can come first.
+    @Test func bytesWaitingWhenTheIdleTimeoutRunsOutAreReadFirst() async throws {
+        let server = try startServer(Self.router(), settings: ServerSettings(idleTimeout: .seconds(30)), workerCount: 1)
+        let client = try server.client(receiveTimeout: 3)
+        try client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+        server.onEachWorker { worker in
+            try? client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            worker.sweep(now: MonotonicClock.nanoseconds() + 31_000_000_000)
+        }
+        #expect(try client.readResponse().status == 200)
         await server.shutdown(gracePeriod: .seconds(1))
     }
 

@@ -555,21 +555,43 @@ final class Connection: ResponseChannel, @unchecked Sendable {
             abort(reason: "write timeout")
             return
         }
-        if !stopReadingRequests {
-            switch phase {
-            case .head where now &- phaseSince >= settings.headerReadTimeout.nanoseconds:
-                failRequest(status: .requestTimeout, detail: "The request head was not received in time.")
-                pump()
-            case .body where now &- phaseSince >= settings.bodyReadTimeout.nanoseconds:
-                failRequest(status: .requestTimeout, detail: "The request body was not received in time.")
-                pump()
-            case .idle where exchanges.isEmpty:
-                let limit = requestCount == 0 ? settings.headerReadTimeout : settings.idleTimeout
-                if now &- phaseSince >= limit.nanoseconds { beginClose() }
-            default:
-                break
+        if !stopReadingRequests && readTimeoutPassed(now: now) {
+            // After a stall of the process (SIGSTOP, a paused VM) the sweep can run before the
+            // poller's report of bytes that came meanwhile: read them first, so that a timeout
+            // counts from when the server could see them (a request that came whole is answered,
+            // and the first bytes of a head start its timeout instead of closing it unanswered).
+            if !readPaused { readable() }
+            if case .open = state, !stopReadingRequests, readTimeoutPassed(now: MonotonicClock.nanoseconds()) {
+                switch phase {
+                case .head:
+                    failRequest(status: .requestTimeout, detail: "The request head was not received in time.")
+                    pump()
+                case .body:
+                    failRequest(status: .requestTimeout, detail: "The request body was not received in time.")
+                    pump()
+                default:
+                    beginClose()
+                }
             }
         }
+        sendHeartbeats(now: now)
+    }
+
+    /// Whether the client has kept the connection waiting longer than its phase allows.
+    private func readTimeoutPassed(now: UInt64) -> Bool {
+        let settings = host.settings
+        let limit: Duration
+        switch phase {
+        case .head: limit = settings.headerReadTimeout
+        case .body: limit = settings.bodyReadTimeout
+        case .idle where exchanges.isEmpty: limit = requestCount == 0 ? settings.headerReadTimeout : settings.idleTimeout
+        default: return false
+        }
+        return now &- phaseSince >= limit.nanoseconds
+    }
+
+    private func sendHeartbeats(now: UInt64) {
+        let settings = host.settings
         let heartbeat = settings.heartbeatInterval.nanoseconds
         for exchange in exchanges where exchange.isStream && !exchange.finished && now &- exchange.lastOutput >= heartbeat {
             sendEvent(Self.heartbeat, for: exchange)

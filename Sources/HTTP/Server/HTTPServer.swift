@@ -139,6 +139,12 @@ public final class HTTPServer: Sendable {
         core.logger.info("stopped")
         lifecycleEvents.accept(.stopped)
     }
+
+    /// Runs `body` on each worker's queue in turn, where none of that worker's connections
+    /// can run meanwhile (tests order socket events against the worker's sweep with it).
+    func onEachWorker(_ body: (Worker) -> Void) {
+        for worker in workers { worker.queue.sync { body(worker) } }
+    }
 }
 
 /// A change in a server's life: `started` (with the bound port), `draining`

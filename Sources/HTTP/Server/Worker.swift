@@ -165,11 +165,14 @@ final class Worker: ConnectionHost, @unchecked Sendable {
         // Weak: a server dropped without shutdown() releases its workers while their timers
         // still tick (an unowned self crashed a test under TSan); deinit cancels the timer.
         timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            let now = MonotonicClock.nanoseconds()
-            for connection in Array(self.connections.values) { connection.checkTimers(now: now) }
+            self?.sweep(now: MonotonicClock.nanoseconds())
         }
         timer.resume()
         sweepTimer = timer
+    }
+
+    /// Checks every connection's timeouts and heartbeats as of `now`. On `queue`.
+    func sweep(now: UInt64) {
+        for connection in Array(connections.values) { connection.checkTimers(now: now) }
     }
 }
