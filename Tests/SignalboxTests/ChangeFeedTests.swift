@@ -72,4 +72,31 @@ func firstItems<Element: Sendable>(_ count: Int, of signal: Signal<Element>, aft
         let items = await firstItems(2, of: feed.stream(from: .after(3))) { feed.publish(change(4)) }
         #expect(sequences(items) == ["at@3", "4"])
     }
+
+    /// Issue 27: a feed that starts with the store's newest changes (a replica that has just
+    /// started) serves a resume from before it started, instead of a reset.
+    @Test func aFeedStartedWithTheLogsNewestChangesServesResumesFromBeforeItStarted() async {
+        let feed = ChangeFeed(lastSequence: 5, capacity: 10, history: (3...5).map { change(Int64($0)) })
+        let items = await firstItems(3, of: feed.stream(from: .after(3))) { feed.publish(change(6)) }
+        #expect(sequences(items) == ["4", "5", "6"])
+        let older = await firstItems(1, of: feed.stream(from: .after(1)))
+        #expect(sequences(older) == ["reset@6"])
+    }
+
+    @Test func aStartingHistoryWithAGapKeepsOnlyItsGapFreeTail() async {
+        let feed = ChangeFeed(lastSequence: 6, capacity: 10, history: [1, 2, 4, 5, 6].map { change(Int64($0)) })
+        let items = await firstItems(2, of: feed.stream(from: .after(4)))
+        #expect(sequences(items) == ["5", "6"])
+        let beforeTheGap = await firstItems(1, of: feed.stream(from: .after(2)))
+        #expect(sequences(beforeTheGap) == ["reset@6"])
+        let notEndingAtTheHead = ChangeFeed(lastSequence: 9, capacity: 10, history: (3...5).map { change(Int64($0)) })
+        #expect(sequences(await firstItems(1, of: notEndingAtTheHead.stream(from: .after(4)))) == ["reset@9"])
+    }
+
+    @Test func aRestartKeepsTheLogsNewestChangesForLaterResumes() async {
+        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        feed.restart(at: 8, history: (6...8).map { change(Int64($0)) })
+        let items = await firstItems(2, of: feed.stream(from: .after(6)))
+        #expect(sequences(items) == ["7", "8"])
+    }
 }

@@ -32,6 +32,21 @@ import Testing
         #expect(try reopened.integrityCheck())
     }
 
+    /// Issue 27: a restarted server replays what a resuming client missed from the change log.
+    @Test func theChangeLogKeepsTheNewestChangesAcrossReopening() async throws {
+        do {
+            let store = try SQLiteStore(path: path, history: 2)
+            for id in ["a", "b", "c"] { _ = try await store.commit(.upsert(id: id, body: Data(#"{"x":1}"#.utf8))) }
+            _ = try await store.commit(.delete(id: "a", inBaseData: false))
+        }
+        let snapshot = try await SQLiteStore(path: path, history: 2).snapshot()
+        #expect(snapshot.recentChanges == [
+            StoredChange(id: "c", body: Data(#"{"x":1}"#.utf8), sequence: 3),
+            StoredChange(id: "a", body: nil, sequence: 4),
+        ])
+        #expect(snapshot.head == 4)
+    }
+
     @Test func deletingWhatDoesNotExistIsNotFoundAndTakesNoSequenceNumber() async throws {
         let store = try SQLiteStore(path: path)
         await #expect(throws: DocumentNotFound.self) { try await store.commit(.delete(id: "x", inBaseData: false)) }

@@ -33,6 +33,11 @@ struct PostgresStoreTests {
         #expect(snapshot.head == 4 && snapshot.epoch == empty.epoch)
         #expect(snapshot.documents.map(\.id) == ["b", "a", "base-only"])
         #expect(snapshot.documents.map(\.sequence) == [2, 3, 4])
+        // Issue 27: the log's newest changes come with the snapshot, for resumes on a fresh replica.
+        #expect(snapshot.recentChanges.map(\.sequence) == [1, 2, 3, 4])
+        let small = try await open(url, history: 2)
+        #expect(try await small.snapshot().recentChanges.map(\.sequence) == [3, 4])
+        await small.close()
         let log = try await again.changes(after: 1, limit: 10)
         #expect(log.head == 4 && log.changes.map(\.sequence) == [2, 3, 4])
         #expect(ScratchPostgres.psql(url.databaseString, "SELECT version FROM signalbox_schema").1.hasPrefix("1"))

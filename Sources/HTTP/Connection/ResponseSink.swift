@@ -33,6 +33,12 @@ package final class ResponseSink: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on the connection's worker queue (at once when already there), where
+    /// handlers run: a handler held by a gate resumes there, not on the gate's thread.
+    func onQueue(_ body: @escaping @Sendable () -> Void) {
+        perform { _ in body() }
+    }
+
     /// Records the route pattern; call on the worker queue, before answering.
     func setRoute(_ pattern: String, id: Int) {
         exchange.route = pattern

@@ -113,7 +113,7 @@ package struct RouteTable: RequestResponder {
         }
         let subscription = held.dropFirst().reduce(first) { $0.andThen($1) }.subscribe { [request] event in
             switch event {
-            case .completed: route.handler(request, sink)
+            case .completed: sink.onQueue { route.handler(request, sink) }
             case .error(let error): sink.fail(error)
             }
         }

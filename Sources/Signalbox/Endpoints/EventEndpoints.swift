@@ -43,8 +43,8 @@ struct EventEndpoints {
         }
     }
 
-    static let epochField = HTTPField.Name("Signalbox-Epoch")!
-    private static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    static let epochField = MinimumSequenceGate.epochField
+    private static let lastEventID = MinimumSequenceGate.lastEventID
 
     /// A change is sent as the bytes it was encoded to once, when it was made,
     /// so every client gets the same buffer; only a client's first block (its

@@ -63,9 +63,22 @@ final class ChangeFeed: Sendable {
     /// - Parameters:
     ///   - lastSequence: the id of the latest change already stored (from a previous run).
     ///   - capacity: how many events the history keeps.
-    init(lastSequence: Int64, capacity: Int) {
-        state = Locked(State(lastSequence: lastSequence))
+    ///   - history: the store's newest changes, oldest first, ending at `lastSequence`: a feed
+    ///     that starts with them serves resumes from before it started.
+    init(lastSequence: Int64, capacity: Int, history: [ChangeEvent] = []) {
+        var state = State(lastSequence: lastSequence)
+        state.history = Deque(Self.contiguousTail(of: history, endingAt: lastSequence).suffix(capacity))
+        self.state = Locked(state)
         self.capacity = capacity
+    }
+
+    /// The longest run of `events` that ends at `last` with consecutive ids: only a gap-free
+    /// history may serve a resume.
+    private static func contiguousTail(of events: [ChangeEvent], endingAt last: Int64) -> ArraySlice<ChangeEvent> {
+        guard events.last?.sequence == last else { return [] }
+        var start = events.endIndex - 1
+        while start > events.startIndex, events[start - 1].sequence == events[start].sequence - 1 { start -= 1 }
+        return events[start...]
     }
 
     deinit {
@@ -90,10 +103,11 @@ final class ChangeFeed: Sendable {
 
     /// Continues at `sequence` after changes that were applied without events (a replica
     /// that caught up from the documents because the change log no longer held what it
-    /// missed): the history is dropped, and every client gets a reset.
-    func restart(at sequence: Int64) {
+    /// missed): every client gets a reset, and the history becomes the log's newest changes
+    /// (`history`, ending at `sequence`), so later resumes the log can serve are served.
+    func restart(at sequence: Int64, history: [ChangeEvent] = []) {
         state.withLock { state in
-            state.history.removeAll()
+            state.history = Deque(Self.contiguousTail(of: history, endingAt: sequence).suffix(capacity))
             state.lastSequence = sequence
             relay.accept(.reset(lastSequence: sequence))
         }

@@ -19,6 +19,19 @@ final class ChangeApplier: Sendable {
         let document: Document?
         /// The document's JSON as the store keeps it, reused for the event's bytes.
         let body: Data?
+
+        init(sequence: Int64, id: String, document: Document?, body: Data?) {
+            self.sequence = sequence
+            self.id = id
+            self.document = document
+            self.body = body
+        }
+
+        /// A change read back from the store, its document decoded.
+        init(_ stored: StoredChange) throws {
+            let document = try stored.body.map { try JSONDecoder().decode(Document.self, from: $0) }
+            self.init(sequence: stored.sequence, id: stored.id, document: document, body: stored.body)
+        }
     }
 
     private struct State {
@@ -65,8 +78,9 @@ final class ChangeApplier: Sendable {
 
     /// Jumps to `head` with the latest version of each document changed since the applied
     /// one, for a replica whose missed changes are no longer all in the log: no events for
-    /// them, so ``ChangeFeed`` resets its clients.
-    func catchUp(to head: Int64, documents: [Change]) {
+    /// them, so ``ChangeFeed`` resets its clients; the log's newest changes (`recentChanges`,
+    /// ending at `head`) become its history, so later resumes within the log are served.
+    func catchUp(to head: Int64, documents: [Change], recentChanges: [Change] = []) {
         queue.async { [self] in
             let from = state.withLock { $0.applied }
             guard head > from else { return }
@@ -75,7 +89,7 @@ final class ChangeApplier: Sendable {
                 state.applied = head
                 state.pending = state.pending.filter { $0.key > head }
             }
-            feed.restart(at: head)
+            feed.restart(at: head, history: recentChanges.map(Self.event))
             applied.accept(head)
             drain()
         }
@@ -108,6 +122,13 @@ final class ChangeApplier: Sendable {
         }
         if let last { applied.accept(last) }
         if state.withLock({ !$0.pending.isEmpty }) { gapHandler.withLock { $0 }?() }
+    }
+
+    /// The event of a change read back from the log (for the history: no previous version needed).
+    static func event(_ change: Change) -> ChangeEvent {
+        ChangeEvent(
+            sequence: change.sequence, kind: change.document == nil ? .deleted : .upserted,
+            documentID: change.id, document: change.document, previous: nil, storedBody: change.body)
     }
 
     private func apply(_ change: Change, publish: Bool) {

@@ -68,24 +68,22 @@ final class PostgresFollower: Sendable {
             guard head > from else { return }
             guard let first = changes.first, first.sequence == from + 1 else {
                 // Pruned from the log: the documents table has the latest of each.
-                let (head, documents) = try await store.documents(changedAfter: from)
+                let missed = try await store.documents(changedAfter: from)
                 logger.warning(
                     "the change log no longer holds the changes this replica missed; catching up from the documents",
-                    metadata: ["applied": "\(from)", "head": "\(head)", "documents": "\(documents.count)"])
-                applier.catchUp(to: head, documents: try documents.map(Self.decode))
-                cursor = head
+                    metadata: ["applied": "\(from)", "head": "\(missed.head)", "documents": "\(missed.documents.count)"])
+                applier.catchUp(
+                    to: missed.head, documents: try missed.documents.map(ChangeApplier.Change.init),
+                    recentChanges: try missed.recentChanges.map(ChangeApplier.Change.init))
+                cursor = missed.head
                 continue
             }
-            applier.offer(try changes.map(Self.decode))
+            applier.offer(try changes.map(ChangeApplier.Change.init))
             cursor = changes.last?.sequence ?? cursor
             if changes.count < batch && cursor >= head { return }
         }
     }
 
-    static func decode(_ stored: StoredChange) throws -> ChangeApplier.Change {
-        let document = try stored.body.map { try JSONDecoder().decode(Document.self, from: $0) }
-        return ChangeApplier.Change(sequence: stored.sequence, id: stored.id, document: document, body: stored.body)
-    }
 
     private func pullForever() async {
         var failing = false

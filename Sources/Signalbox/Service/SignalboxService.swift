@@ -43,7 +43,7 @@ public final class SignalboxService: Sendable {
                 url: url, baseDigest: base.digest, history: settings.eventHistory,
                 timeout: .milliseconds(Int(settings.clusterWriteTimeout * 1000)), logger: logger)
         } else {
-            store = try SQLiteStore(path: settings.storePath)
+            store = try SQLiteStore(path: settings.storePath, history: settings.eventHistory)
         }
         let snapshot = try await store.snapshot()
         try self.init(settings: settings, logger: logger, base: base.documents, store: store, snapshot: snapshot)
@@ -69,7 +69,8 @@ public final class SignalboxService: Sendable {
 
         let metrics = ServiceMetrics()
         metrics.documentCount(index.count)
-        feed = ChangeFeed(lastSequence: snapshot.head, capacity: settings.eventHistory)
+        let history = try snapshot.recentChanges.map { ChangeApplier.event(try ChangeApplier.Change($0)) }
+        feed = ChangeFeed(lastSequence: snapshot.head, capacity: settings.eventHistory, history: history)
         lookups = SearchLookups(index: index, maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL, metrics: metrics)
         applier = ChangeApplier(index: index, lookups: lookups, feed: feed, metrics: metrics, applied: snapshot.head)
         replication = ReplicationMetrics()
@@ -90,7 +91,7 @@ public final class SignalboxService: Sendable {
 
         let currentSettings = self.currentSettings
         let (ready, replication, applier) = (self.ready, self.replication, self.applier)
-        router.gate(MinimumSequenceGate(applier: applier, metrics: replication) {
+        router.gate(MinimumSequenceGate(applier: applier, metrics: replication, epoch: snapshot.epoch) {
             RxTimeInterval.milliseconds(Int(currentSettings.value.clusterReadWait * 1000))
         }.hold)
         OperationsEndpoints(

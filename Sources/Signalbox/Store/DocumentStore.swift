@@ -19,6 +19,10 @@ struct StoreSnapshot: Sendable {
     /// Names this store's life: a recreated store has another, so clients resuming
     /// from an event id of the old one are told to reload.
     var epoch: String
+    /// The newest changes of the change log, oldest first, ending at `head` (at most the
+    /// store's history): what a replica that starts now replays to a client resuming with a
+    /// `Last-Event-ID`, so a restart does not cut every client's resume short.
+    var recentChanges: [StoredChange] = []
 }
 
 /// A write to make durable.

@@ -123,18 +123,17 @@ final class PostgresStore: DocumentStore {
     // MARK: Reads
 
     func snapshot() async throws -> StoreSnapshot {
-        let (head, epoch, documents) = try await consistentRead(changedAfter: 0)
-        return StoreSnapshot(documents: documents, head: head, epoch: epoch)
+        try await consistentRead(changedAfter: 0)
     }
 
-    /// The documents written after `sequence` (their latest write each) and the head they add up to:
-    /// how a follower catches up once the log no longer holds every change it missed.
-    func documents(changedAfter sequence: Int64) async throws -> (head: Int64, documents: [StoredChange]) {
-        let (head, _, documents) = try await consistentRead(changedAfter: sequence)
-        return (head, documents)
+    /// The documents written after `sequence` (their latest write each), the head they add up to
+    /// and the log's newest changes: how a follower catches up once the log no longer holds
+    /// every change it missed.
+    func documents(changedAfter sequence: Int64) async throws -> StoreSnapshot {
+        try await consistentRead(changedAfter: sequence)
     }
 
-    private func consistentRead(changedAfter sequence: Int64) async throws -> (Int64, String, [StoredChange]) {
+    private func consistentRead(changedAfter sequence: Int64) async throws -> StoreSnapshot {
         try await client.withConnection { connection in
             try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             do {
@@ -151,8 +150,14 @@ final class PostgresStore: DocumentStore {
                 for try await (id, body, seq) in rows.decode((String, String?, Int64).self) {
                     documents.append(StoredChange(id: id, body: body.map { Data($0.utf8) }, sequence: seq))
                 }
+                var recent: [StoredChange] = []
+                let log = try await connection.query(
+                    "SELECT id, body, seq FROM signalbox_change ORDER BY seq DESC LIMIT \(history)", logger: logger)
+                for try await (id, body, seq) in log.decode((String, String?, Int64).self) {
+                    recent.append(StoredChange(id: id, body: body.map { Data($0.utf8) }, sequence: seq))
+                }
                 try await connection.query("COMMIT", logger: logger)
-                return (head, epoch, documents)
+                return StoreSnapshot(documents: documents, head: head, epoch: epoch, recentChanges: recent.reversed())
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error

@@ -4,17 +4,23 @@ import GRDB
 
 /// The single-node store: one SQLite file (through GRDB), the default.
 ///
-/// It keeps the latest write per document id. Each write commits with
+/// It keeps the latest write per document id, and the newest changes in a change log
+/// (`history` of them) so a restarted server serves `Last-Event-ID` resumes from before
+/// the restart. Each write commits with
 /// `synchronous = FULL` in WAL mode before it returns, so a write that was
 /// answered is on disk even if the process is killed right after.
 final class SQLiteStore: DocumentStore {
     private let database: DatabaseQueue
     /// Commits wait for the disk here, not on Swift's small cooperative thread pool.
     private let writer = DispatchQueue(label: "signalbox.sqlite.writer")
+    /// Changes kept in the change log.
+    private let history: Int64
 
     /// Opens (and creates if needed) the store at `path`; a file that cannot be used (or a
-    /// directory that does not exist) is a ``StoreStartError``.
-    init(path: String) throws(StoreStartError) {
+    /// directory that does not exist) is a ``StoreStartError``. The change log keeps the
+    /// newest `history` changes.
+    init(path: String, history: Int = 1_024) throws(StoreStartError) {
+        self.history = Int64(max(history, 1))
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
@@ -45,6 +51,14 @@ final class SQLiteStore: DocumentStore {
             }
             try db.execute(sql: "INSERT INTO meta (epoch) VALUES (?)", arguments: [UUID().uuidString.lowercased()])
         }
+        // Starts empty on an upgraded store: resumes from before the upgrade get a reset, as before.
+        migrator.registerMigration("v3: change log") { db in
+            try db.create(table: "change") { table in
+                table.primaryKey("sequence", .integer)
+                table.column("id", .text).notNull()
+                table.column("body", .blob)
+            }
+        }
         return migrator
     }
 
@@ -54,7 +68,10 @@ final class SQLiteStore: DocumentStore {
                 StoredChange(id: $0["id"], body: $0["body"], sequence: $0["sequence"])
             }
             let epoch = try String.fetchOne(db, sql: "SELECT epoch FROM meta") ?? ""
-            return StoreSnapshot(documents: documents, head: documents.last?.sequence ?? 0, epoch: epoch)
+            let recent = try Row.fetchAll(
+                db, sql: "SELECT id, body, sequence FROM change ORDER BY sequence DESC LIMIT ?", arguments: [history]
+            ).reversed().map { StoredChange(id: $0["id"], body: $0["body"], sequence: $0["sequence"]) }
+            return StoreSnapshot(documents: documents, head: documents.last?.sequence ?? 0, epoch: epoch, recentChanges: recent)
         }
     }
 
@@ -90,6 +107,9 @@ final class SQLiteStore: DocumentStore {
                     """,
                 arguments: [write.id, write.body, next]
             )
+            try db.execute(
+                sql: "INSERT INTO change (sequence, id, body) VALUES (?, ?, ?)", arguments: [next, write.id, write.body])
+            try db.execute(sql: "DELETE FROM change WHERE sequence <= ?", arguments: [next - history])
             return next
         }
     }
