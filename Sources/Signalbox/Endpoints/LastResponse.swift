@@ -1,6 +1,5 @@
 import Base
 import HTTP
-import Rx
 
 /// The response made for the last value asked about, reused while the value stays the same.
 ///

@@ -1,7 +1,6 @@
 import Base
 import HTTP
 import HTTPTypes
-import Rx
 
 /// Bounds the distinct queries streamed by `/search/live` (`live.maxQueries`): each costs a
 /// cached entry kept fresh on every write. A stream of a query already streamed is always

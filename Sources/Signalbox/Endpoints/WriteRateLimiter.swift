@@ -2,7 +2,6 @@ import Base
 import Foundation
 import HTTP
 import HTTPTypes
-import Rx
 
 /// A token bucket per write key (`writes.ratePerSecond`, `writes.burst`): a key may write
 /// `burst` times at once, then `ratePerSecond` times a second; beyond, 429 with Retry-After.

@@ -1,6 +1,5 @@
 import Base
 import Logging
-import Rx
 import Synchronization
 
 /// Bootstraps swift-log once per process, with a level and a format that a reload can change.

@@ -2,7 +2,6 @@ import Base
 import Dispatch
 import Foundation
 import Logging
-import Rx
 
 /// Writes log records from a thread of its own, in batches: a request's
 /// thread only appends a record to a queue (a short lock, no formatting, no

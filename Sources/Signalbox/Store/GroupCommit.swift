@@ -1,5 +1,4 @@
 import Base
-import Rx
 
 /// Group commit for one replica's upserts: writes that arrive while a commit is in
 /// flight wait and go together in the next one, so one transaction (and one WAL flush
