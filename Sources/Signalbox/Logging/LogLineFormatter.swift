@@ -3,7 +3,7 @@ import Logging
 
 /// Formats `LogWriter` records on the writer thread: the text format is
 /// swift-log's `StreamLogHandler` line, byte for byte; the JSON format is
-/// `JSONLogHandler`'s object.
+/// `JSONLogLine`'s object.
 struct LogLineFormatter {
     let format: LogWriter.Format
     /// The text timestamp of `cachedSecond`: formatted once a second, not once a line.
@@ -23,7 +23,7 @@ struct LogLineFormatter {
             appendText(record, metadata: metadata, to: &output)
         case .json:
             let seconds = Double(record.time.tv_sec) + Double(record.time.tv_nsec) / 1e9
-            guard let line = JSONLogHandler.line(
+            guard let line = JSONLogLine.line(
                 time: Date(timeIntervalSince1970: seconds), level: record.event.level, label: record.label,
                 message: record.event.message.description, metadata: metadata)
             else { return }
