@@ -99,6 +99,50 @@ import HTTP
         #expect(error?.description.contains(variable) == true)
     }
 
+    /// `apiKeys` as a JSON list in the file once read as no key at all (every write 403); the
+    /// environment and `--set` take the comma form, and the file a comma-separated string too.
+    @Test func listSettingsTakeAJSONListOrCommas() async throws {
+        let list = try await SettingsLoader.load(configFile: try temporaryFile(#"{"apiKeys": ["k1", "k2"]}"#), environment: [:])
+        #expect(list.apiKeys == ["k1", "k2"])
+        #expect(APIKeys.all(list) == ["k1", "k2"])
+        let joined = try await SettingsLoader.load(configFile: try temporaryFile(#"{"apiKeys": "k1,k2"}"#), environment: [:])
+        #expect(joined.apiKeys == ["k1", "k2"])
+        let empty = try await SettingsLoader.load(configFile: try temporaryFile(#"{"apiKeys": []}"#), environment: [:])
+        #expect(empty.apiKeys == [])
+        let environment = try await SettingsLoader.load(
+            configFile: try temporaryFile(#"{"apiKeys": ["file"]}"#), environment: ["SIGNALBOX_API_KEYS": "new, old"])
+        #expect(environment.apiKeys == ["new", "old"])
+        let flag = try await SettingsLoader.load(
+            overrides: ["apiKeys": "x,y"], configFile: try temporaryFile("{}"), environment: ["SIGNALBOX_API_KEYS": "e"])
+        #expect(flag.apiKeys == ["x", "y"])
+        let error = await #expect(throws: SettingsError.self) {
+            try await SettingsLoader.load(configFile: try temporaryFile(#"{"apiKeys": ["fine", "clé"]}"#), environment: [:])
+        }
+        #expect(error?.description.contains("apiKeys") == true, "\(error?.description ?? "")")
+    }
+
+    /// A JSON value of the wrong type for any setting, optional ones included, stops the load
+    /// naming the setting: never skipped as if it were absent.
+    @Test(arguments: SettingsCatalog.all.map(\.key))
+    func aWronglyTypedValueInTheFileStopsTheLoadNamingItsSetting(key: String) async throws {
+        let descriptor = try #require(SettingsCatalog.all.first { $0.key == key })
+        let wrong =
+            switch descriptor.kind {
+            case .string: #"["a", "b"]"#
+            case .stringList: "12"
+            case .integer, .number, .boolean: #""x""#
+            }
+        // `http.maxConnections` is `{"http": {"maxConnections": …}}`.
+        let parts = key.split(separator: ".")
+        let json = parts.reversed().reduce(wrong) { inner, part in "{\"\(part)\": \(inner)}" }
+        let error = await #expect(throws: SettingsError.self, "\(json)") {
+            try await SettingsLoader.load(configFile: try temporaryFile(json), environment: [:])
+        }
+        let message = error?.description ?? ""
+        #expect(message.contains("invalid setting \(key) (\(descriptor.environmentVariable))"), "\(message)")
+        #expect(message.contains(descriptor.kind.rawValue), "\(message)")
+    }
+
     @Test func missingNamedConfigFileIsAnError() async throws {
         await #expect(throws: SettingsError.self) {
             try await SettingsLoader.load(configFile: "/nonexistent/signalbox.json", environment: [:])

@@ -50,7 +50,7 @@ import Testing
 
     @Test func everyConfiguredKeyWritesAndNoOtherDoes() throws {
         var settings = Settings()
-        settings.apiKeys = "old-key,new-key"
+        settings.apiKeys = ["old-key", "new-key"]
         let access = WriteAccess(settings: BehaviorRelay(value: settings))
         func request(_ key: String) -> Request {
             Request(head: HTTPRequest(method: .put, scheme: nil, authority: nil, path: "/documents/1",
@@ -73,7 +73,7 @@ import Testing
         #expect(file.description == path)  // never the keys
         var settings = Settings()
         settings.apiKey = "single"
-        settings.apiKeys = "x,y"
+        settings.apiKeys = ["x", "y"]
         settings.apiKeysFile = file
         #expect(APIKeys.all(settings) == ["single", "x", "y", "first", "second"])
         #expect(throws: SettingsError.self) { try APIKeysFile(path: path + ".missing") }

@@ -57,8 +57,8 @@ public struct Settings: Sendable, Equatable {
     public var writeTimeout = 30.0
     /// Open connections one client address may hold (429 beyond); 0 turns the limit off.
     public var maxConnectionsPerClient = 0
-    /// More write keys, separated by commas or whitespace (`SIGNALBOX_API_KEYS`).
-    public var apiKeys: String?
+    /// More write keys: a JSON list in the file, separated by commas in `SIGNALBOX_API_KEYS` and `--set`.
+    public var apiKeys: [String] = []
     /// A file of write keys, one a line, re-read on SIGHUP (key rotation without a restart).
     public var apiKeysFile: APIKeysFile?
     /// Writes a key may make per second once its burst is spent (429 beyond); 0 turns the limit off.

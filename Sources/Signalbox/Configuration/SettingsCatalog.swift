@@ -10,8 +10,10 @@ public struct SettingDescriptor: Sendable {
     public let reloadable: Bool
     /// The default, as text.
     public let defaultText: String
+    /// What its value must be (a value of another type stops the start).
+    let kind: SettingsReader.Kind
     let defaultContent: ConfigContent?
-    let read: @Sendable (ConfigReader, inout Settings) throws -> Void
+    let read: @Sendable (SettingsReader, inout Settings) throws -> Void
     /// Whether two settings agree on this one.
     let same: @Sendable (Settings, Settings) -> Bool
     /// Copies this one setting from the first to the second.
@@ -76,8 +78,8 @@ public enum SettingsCatalog {
             int("http.maxConnectionsPerClient", \.maxConnectionsPerClient, 0...1_000_000, defaults,
                 "Most open connections from one client address; one more gets 429 (0: no limit, as behind a proxy)",
                 reloadable: true),
-            optionalString("apiKeys", \.apiKeys, "More write keys, separated by commas (each compared in constant time)",
-                           reloadable: true),
+            keyList("apiKeys", \.apiKeys, "More write keys: a JSON list, or separated by commas (each compared in constant time)",
+                    reloadable: true),
             keysFile("apiKeysFile", "File of write keys, one a line, re-read on SIGHUP to add or remove keys"),
             number("writes.ratePerSecond", \.writesRatePerSecond, 0...1_000_000, defaults,
                    "Writes per second one key may make after its burst; more get 429 with Retry-After (0: no limit)"),
@@ -121,12 +123,12 @@ public enum SettingsCatalog {
     }
 
     static func setting<Value: Equatable & Sendable>(
-        _ key: String, _ path: WritableKeyPath<Settings, Value> & Sendable, _ summary: String, reloadable: Bool,
-        defaultText: String, defaultContent: ConfigContent?,
-        read: @escaping @Sendable (ConfigReader, inout Settings) throws -> Void
+        _ key: String, _ path: WritableKeyPath<Settings, Value> & Sendable, _ summary: String, kind: SettingsReader.Kind,
+        reloadable: Bool, defaultText: String, defaultContent: ConfigContent?,
+        read: @escaping @Sendable (SettingsReader, inout Settings) throws -> Void
     ) -> SettingDescriptor {
         SettingDescriptor(
-            key: key, summary: summary, reloadable: reloadable, defaultText: defaultText,
+            key: key, summary: summary, reloadable: reloadable, defaultText: defaultText, kind: kind,
             defaultContent: defaultContent, read: read,
             same: { $0[keyPath: path] == $1[keyPath: path] }, copy: { $1[keyPath: path] = $0[keyPath: path] })
     }
@@ -136,9 +138,10 @@ public enum SettingsCatalog {
         _ defaults: Settings, _ summary: String, reloadable: Bool = false
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
-        return setting(key, path, summary, reloadable: reloadable, defaultText: String(value), defaultContent: .int(value)) {
-            reader, settings in
-            let found = try reader.requiredInt(forKey: ConfigKey(key))
+        return setting(
+            key, path, summary, kind: .integer, reloadable: reloadable, defaultText: String(value), defaultContent: .int(value)
+        ) { reader, settings in
+            let found = try reader.int(key) ?? value
             guard range.contains(found) else {
                 throw SettingsError(description: "\(found) is outside \(range.lowerBound)...\(range.upperBound)")
             }
@@ -151,9 +154,10 @@ public enum SettingsCatalog {
         reloadable: Bool = true
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
-        return setting(key, path, summary, reloadable: reloadable, defaultText: "\(value)", defaultContent: .double(value)) {
-            reader, settings in
-            let found = try reader.requiredDouble(forKey: ConfigKey(key))
+        return setting(
+            key, path, summary, kind: .number, reloadable: reloadable, defaultText: "\(value)", defaultContent: .double(value)
+        ) { reader, settings in
+            let found = try reader.double(key) ?? value
             guard found.isFinite, found > 0, found <= 86_400 else {
                 throw SettingsError(description: "\(found) is not a number of seconds in (0, 86400]")
             }
@@ -165,20 +169,35 @@ public enum SettingsCatalog {
         _ key: String, _ path: WritableKeyPath<Settings, String> & Sendable, _ defaults: Settings, _ summary: String
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
-        return setting(key, path, summary, reloadable: false, defaultText: value, defaultContent: .string(value)) {
-            reader, settings in
-            let found = try reader.requiredString(forKey: ConfigKey(key))
+        return setting(
+            key, path, summary, kind: .string, reloadable: false, defaultText: value, defaultContent: .string(value)
+        ) { reader, settings in
+            let found = try reader.string(key) ?? value
             guard !found.isEmpty else { throw SettingsError(description: "must not be empty") }
             settings[keyPath: path] = found
         }
     }
 
+    /// Absent or empty is none.
     static func optionalString(
         _ key: String, _ path: WritableKeyPath<Settings, String?> & Sendable, _ summary: String, reloadable: Bool = false
     ) -> SettingDescriptor {
-        setting(key, path, summary, reloadable: reloadable, defaultText: "(none)", defaultContent: nil) { reader, settings in
-            let found = reader.string(forKey: ConfigKey(key))
+        setting(key, path, summary, kind: .string, reloadable: reloadable, defaultText: "(none)", defaultContent: nil) {
+            reader, settings in
+            let found = try reader.string(key)
             settings[keyPath: path] = (found?.isEmpty ?? true) ? nil : found
+        }
+    }
+
+    /// Write keys: each checked as a key is (printable ASCII, no whitespace); absent is none.
+    static func keyList(
+        _ key: String, _ path: WritableKeyPath<Settings, [String]> & Sendable, _ summary: String, reloadable: Bool
+    ) -> SettingDescriptor {
+        setting(key, path, summary, kind: .stringList, reloadable: reloadable, defaultText: "(none)", defaultContent: nil) {
+            reader, settings in
+            var keys: [String] = []
+            for item in try reader.stringList(key) ?? [] { keys += try APIKeys.parse(item, source: key) }
+            settings[keyPath: path] = keys
         }
     }
 
@@ -188,9 +207,10 @@ public enum SettingsCatalog {
         _ defaults: Settings, _ summary: String
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
-        return setting(key, path, summary, reloadable: true, defaultText: "\(value)", defaultContent: .double(value)) {
-            reader, settings in
-            let found = try reader.requiredDouble(forKey: ConfigKey(key))
+        return setting(
+            key, path, summary, kind: .number, reloadable: true, defaultText: "\(value)", defaultContent: .double(value)
+        ) { reader, settings in
+            let found = try reader.double(key) ?? value
             guard found.isFinite, range.contains(found) else {
                 throw SettingsError(description: "\(found) is outside \(range.lowerBound)...\(range.upperBound)")
             }
@@ -200,8 +220,9 @@ public enum SettingsCatalog {
 
     /// The keys file: its path, read at each load (start and SIGHUP).
     static func keysFile(_ key: String, _ summary: String) -> SettingDescriptor {
-        setting(key, \.apiKeysFile, summary, reloadable: true, defaultText: "(none)", defaultContent: nil) { reader, settings in
-            guard let path = reader.string(forKey: ConfigKey(key)), !path.isEmpty else {
+        setting(key, \.apiKeysFile, summary, kind: .string, reloadable: true, defaultText: "(none)", defaultContent: nil) {
+            reader, settings in
+            guard let path = try reader.string(key), !path.isEmpty else {
                 settings.apiKeysFile = nil
                 return
             }
@@ -212,12 +233,9 @@ public enum SettingsCatalog {
     static func optionalInt(
         _ key: String, _ path: WritableKeyPath<Settings, Int?> & Sendable, _ range: ClosedRange<Int>, _ summary: String
     ) -> SettingDescriptor {
-        setting(key, path, summary, reloadable: false, defaultText: "(none)", defaultContent: nil) { reader, settings in
-            guard let found = reader.int(forKey: ConfigKey(key)) else {
-                // Absent (or empty) is none; anything else that is not an integer is an error.
-                if let text = reader.string(forKey: ConfigKey(key)), !text.isEmpty {
-                    throw SettingsError(description: "\"\(text)\" is not an integer")
-                }
+        setting(key, path, summary, kind: .integer, reloadable: false, defaultText: "(none)", defaultContent: nil) {
+            reader, settings in
+            guard let found = try reader.int(key) else {
                 settings[keyPath: path] = nil
                 return
             }
@@ -250,9 +268,10 @@ public enum SettingsCatalog {
         _ key: String, _ path: WritableKeyPath<Settings, Bool> & Sendable, _ defaults: Settings, _ summary: String
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
-        return setting(key, path, summary, reloadable: false, defaultText: String(value), defaultContent: .bool(value)) {
-            reader, settings in
-            settings[keyPath: path] = try reader.requiredBool(forKey: ConfigKey(key))
+        return setting(
+            key, path, summary, kind: .boolean, reloadable: false, defaultText: String(value), defaultContent: .bool(value)
+        ) { reader, settings in
+            settings[keyPath: path] = try reader.bool(key) ?? value
         }
     }
 
@@ -262,10 +281,10 @@ public enum SettingsCatalog {
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
         return setting(
-            key, path, "\(summary): \(allowed.joined(separator: ", "))", reloadable: true, defaultText: value,
+            key, path, "\(summary): \(allowed.joined(separator: ", "))", kind: .string, reloadable: true, defaultText: value,
             defaultContent: .string(value)
         ) { reader, settings in
-            let found = try reader.requiredString(forKey: ConfigKey(key)).lowercased()
+            let found = (try reader.string(key) ?? value).lowercased()
             guard allowed.contains(found) else {
                 throw SettingsError(description: "\"\(found)\" is not one of \(allowed.joined(separator: ", "))")
             }

@@ -40,9 +40,9 @@ public enum SettingsLoader {
                 defaults[AbsoluteConfigKey(ConfigKey(descriptor.key))] = ConfigValue(content, isSecret: false)
             }
         }
-        let reader = ConfigReader(providers: [
+        let reader = SettingsReader(providers: [
             EnvironmentVariablesProvider(environmentVariables: flagVariables).prefixKeys(with: "signalbox"),
-            EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(["SIGNALBOX_API_KEY"]))
+            EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(["SIGNALBOX_API_KEY", "SIGNALBOX_API_KEYS"]))
                 .prefixKeys(with: "signalbox"),
             file,
             InMemoryProvider(name: "defaults", values: defaults),
