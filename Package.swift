@@ -33,7 +33,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The lock, the monotonic clock and the stable hash every layer shares. No dependencies.
+        // The lock, the monotonic clock, the stable hash and the JSON form every layer shares. No dependencies.
         .target(name: "Base"),
         // Reactive core and traits (RxSwift 6 names).
         .target(name: "Rx", dependencies: ["Base"]),

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Base
 import HTTPTypes
 
 /// A value a handler can answer with.
@@ -34,19 +35,9 @@ extension Array: ResponseGenerator, ResponseEncodable where Element == UInt8 {
 }
 
 extension ResponseEncodable where Self: Encodable {
-    /// The value as `application/json`.
+    /// The value as `application/json`, in the one JSON form of every layer (`Base.JSONCoding`).
     public func response() throws -> Response {
         let data = try JSONCoding.encoder.encode(self)
         return Response(headerFields: [.contentType: "application/json"], body: Array(data))
     }
-}
-
-/// One shared encoder: creating a `JSONEncoder` per response costs more than encoding a small value.
-enum JSONCoding {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        // Sorted keys keep bodies (and so ETags) stable; "/" needs no escape in JSON.
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }
