@@ -9,7 +9,7 @@ import Testing
 @Suite struct ChangeApplierTests {
     struct Replica {
         let index = SearchIndex(documents: [Document(id: "base", name: "Baseville")])
-        let feed = ChangeFeed(lastSequence: 0, capacity: 100)
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 100)
         let applier: ChangeApplier
 
         init() {

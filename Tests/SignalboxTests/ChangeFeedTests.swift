@@ -30,7 +30,7 @@ func firstItems<Element: Sendable>(_ count: Int, of signal: Signal<Element>, aft
             document: Document(id: "d\(sequence)", name: "n\(sequence)"), previous: nil)
     }
 
-    func sequences(_ items: [ChangeFeed.Item]) -> [String] {
+    func sequences(_ items: [ChangeFeed<ChangeEvent>.Item]) -> [String] {
         items.map { item in
             switch item {
             case .change(let change): "\(change.sequence)"
@@ -41,34 +41,34 @@ func firstItems<Element: Sendable>(_ count: Int, of signal: Signal<Element>, aft
     }
 
     @Test func aNewClientGetsOnlyWhatHappensAfterItArrives() async {
-        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 10)
         feed.publish(change(1))
         let items = await firstItems(2, of: feed.stream(from: .now)) { feed.publish(change(2)) }
         #expect(sequences(items) == ["at@1", "2"])
     }
 
     @Test func aResumeGetsWhatItMissedThenLiveChanges() async {
-        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 10)
         for sequence in 1...4 { feed.publish(change(Int64(sequence))) }
         let items = await firstItems(3, of: feed.stream(from: .after(2))) { feed.publish(change(5)) }
         #expect(sequences(items) == ["3", "4", "5"])
     }
 
     @Test func aResumeBeyondTheHistoryGetsAReset() async {
-        let feed = ChangeFeed(lastSequence: 0, capacity: 2)
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 2)
         for sequence in 1...5 { feed.publish(change(Int64(sequence))) }
         let items = await firstItems(2, of: feed.stream(from: .after(1))) { feed.publish(change(6)) }
         #expect(sequences(items) == ["reset@5", "6"])
     }
 
     @Test func anIdFromTheFutureGetsAReset() async {
-        let feed = ChangeFeed(lastSequence: 7, capacity: 2)
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 7, capacity: 2)
         let items = await firstItems(1, of: feed.stream(from: .after(100)))
         #expect(sequences(items) == ["reset@7"])
     }
 
     @Test func aResumeAtTheLatestIdMissesNothingAndRepeatsNothing() async {
-        let feed = ChangeFeed(lastSequence: 3, capacity: 2)
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 3, capacity: 2)
         let items = await firstItems(2, of: feed.stream(from: .after(3))) { feed.publish(change(4)) }
         #expect(sequences(items) == ["at@3", "4"])
     }
@@ -76,7 +76,7 @@ func firstItems<Element: Sendable>(_ count: Int, of signal: Signal<Element>, aft
     /// Issue 27: a feed that starts with the store's newest changes (a replica that has just
     /// started) serves a resume from before it started, instead of a reset.
     @Test func aFeedStartedWithTheLogsNewestChangesServesResumesFromBeforeItStarted() async {
-        let feed = ChangeFeed(lastSequence: 5, capacity: 10, history: (3...5).map { change(Int64($0)) })
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 5, capacity: 10, history: (3...5).map { change(Int64($0)) })
         let items = await firstItems(3, of: feed.stream(from: .after(3))) { feed.publish(change(6)) }
         #expect(sequences(items) == ["4", "5", "6"])
         let older = await firstItems(1, of: feed.stream(from: .after(1)))
@@ -84,17 +84,17 @@ func firstItems<Element: Sendable>(_ count: Int, of signal: Signal<Element>, aft
     }
 
     @Test func aStartingHistoryWithAGapKeepsOnlyItsGapFreeTail() async {
-        let feed = ChangeFeed(lastSequence: 6, capacity: 10, history: [1, 2, 4, 5, 6].map { change(Int64($0)) })
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 6, capacity: 10, history: [1, 2, 4, 5, 6].map { change(Int64($0)) })
         let items = await firstItems(2, of: feed.stream(from: .after(4)))
         #expect(sequences(items) == ["5", "6"])
         let beforeTheGap = await firstItems(1, of: feed.stream(from: .after(2)))
         #expect(sequences(beforeTheGap) == ["reset@6"])
-        let notEndingAtTheHead = ChangeFeed(lastSequence: 9, capacity: 10, history: (3...5).map { change(Int64($0)) })
+        let notEndingAtTheHead = ChangeFeed<ChangeEvent>(lastSequence: 9, capacity: 10, history: (3...5).map { change(Int64($0)) })
         #expect(sequences(await firstItems(1, of: notEndingAtTheHead.stream(from: .after(4)))) == ["reset@9"])
     }
 
     @Test func aRestartKeepsTheLogsNewestChangesForLaterResumes() async {
-        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 10)
         feed.restart(at: 8, history: (6...8).map { change(Int64($0)) })
         let items = await firstItems(2, of: feed.stream(from: .after(6)))
         #expect(sequences(items) == ["7", "8"])

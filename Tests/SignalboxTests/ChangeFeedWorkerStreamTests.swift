@@ -7,19 +7,20 @@ import Testing
 /// `ChangeFeed.workerStream`: the clients of one scheduler (an HTTP worker)
 /// share one subscription to the live changes; each still gets exactly what
 /// `stream(from:)` gives. Virtual time: the test scheduler stands in for the
-/// worker, and every subscription is made on it, as the router makes them.
-/// (`building(deliveringOn:)`, not `mock`: the mock is process-wide, and
-/// other suites run at the same time.)
+/// worker (passed as the request's `eventScheduler` is), and every
+/// subscription is made on it, as the router makes them.
 @Suite struct ChangeFeedWorkerStreamTests {
+    typealias ChangeFeed = Signalbox.ChangeFeed<ChangeEvent>
+
     func change(_ sequence: Int64) -> ChangeEvent {
         ChangeEvent(
             sequence: sequence, kind: .upserted, documentID: "d\(sequence)",
             document: Document(id: "d\(sequence)", name: "n\(sequence)"), previous: nil)
     }
 
-    /// A client's stream, built for `scheduler` as the router builds it for its worker.
+    /// A client's stream, delivering on `scheduler` as `/events` has it deliver on its worker.
     func client(_ feed: ChangeFeed, from start: ChangeFeed.Start, on scheduler: TestScheduler) -> Observable<ChangeFeed.Item> {
-        SharingScheduler.building(deliveringOn: scheduler) { feed.workerStream(from: start) }.asObservable()
+        feed.workerStream(from: start, deliveringOn: scheduler).asObservable()
     }
 
     /// Each recorded element as `time:label`.

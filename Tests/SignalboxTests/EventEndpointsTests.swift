@@ -21,7 +21,7 @@ import Testing
 
     @Test func clientsConnectingWhileChangesArriveGetEachChangeOnceInOrder() async throws {
         let index = SearchIndex(documents: [])
-        let feed = ChangeFeed(lastSequence: 0, capacity: 100)
+        let feed = EventEndpoints.Feed(lastSequence: 0, capacity: 100)
         let lookups = SearchLookups(index: index, maxEntries: 10, ttl: 60, metrics: ServiceMetrics())
         let applier = ChangeApplier(index: index, lookups: lookups, feed: feed, metrics: ServiceMetrics(), applied: 0)
         let router = Router()

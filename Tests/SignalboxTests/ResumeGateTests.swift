@@ -19,7 +19,7 @@ import Testing
             let index = SearchIndex(documents: [])
             let lookups = SearchLookups(index: index, maxEntries: 10, ttl: 60, metrics: ServiceMetrics())
             applier = ChangeApplier(
-                index: index, lookups: lookups, feed: ChangeFeed(lastSequence: 3, capacity: 10), metrics: ServiceMetrics(), applied: 3)
+                index: index, lookups: lookups, feed: ChangeFeed<ChangeEvent>(lastSequence: 3, capacity: 10), metrics: ServiceMetrics(), applied: 3)
             metrics.headSeen(5)
         }
 

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Rx
 
 /// A complete request as a handler sees it: the head, path parameters, query
 /// items, the body and the connection's details.
@@ -20,6 +21,11 @@ public struct Request: Sendable {
     public let id: String
     /// The client's IP address.
     public let remoteAddress: String
+    /// The serial scheduler of the connection's queue, where the answer is written; the router
+    /// sets it (Hummingbird passes the like in its `RequestContext`). A stream built to deliver
+    /// there (`SharingScheduler.building(deliveringOn: request.eventScheduler)`) reaches the
+    /// socket with no further hop, and the clients of one worker can share one subscription.
+    public internal(set) var eventScheduler: any SchedulerType = Request.unroutedScheduler
 
     /// The request method.
     public var method: HTTPRequest.Method { head.method }
@@ -28,6 +34,9 @@ public struct Request: Sendable {
 
     /// Values of every query item named `name`, in order.
     public func queryItems(named name: String) -> [String] { query.values(named: name) }
+
+    /// Where a request that no router has passed delivers (one serial queue for all of them).
+    private static let unroutedScheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "signalbox.http.unrouted")
 
     /// Creates a request; the server builds these, tests of handlers may too.
     public init(head: HTTPRequest, version: HTTPVersion = .http1_1, parameters: PathParameters = PathParameters(), body: [UInt8] = [], id: String = "test", remoteAddress: String = "127.0.0.1") {

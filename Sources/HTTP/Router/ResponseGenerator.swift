@@ -17,14 +17,6 @@ import Rx
 public protocol ResponseGenerator: SendableMetatype {
     /// How this value answers `request`. A thrown error is answered with its problem response.
     func reply(to request: Request) throws -> Reply
-
-    /// Whether the handler must run with its connection's queue as the sharing scheduler,
-    /// so the stream it builds delivers there with no further hop (event streams do).
-    static var buildsOnConnectionQueue: Bool { get }
-}
-
-extension ResponseGenerator {
-    public static var buildsOnConnectionQueue: Bool { false }
 }
 
 /// How a handler's value answers a request: a response now, or work that answers later

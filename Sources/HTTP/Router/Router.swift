@@ -25,7 +25,19 @@ public final class Router: Sendable {
         let id: Int
         let method: HTTPRequest.Method
         let pattern: RoutePattern
+        /// The type the handler answers with, as Swift names it.
+        let answer: String
         let handler: Handler
+    }
+
+    /// One route as registered: for listings, and for tests that hold documentation to the routes.
+    package struct RouteDescription: Sendable, Equatable {
+        package let method: HTTPRequest.Method
+        /// The pattern as given (`/documents/:id`).
+        package let path: String
+        /// The handler's answer type, as Swift names it
+        /// (`Rx.PrimitiveSequence<Rx.SingleTrait, Signalbox.WriteReceipt>`).
+        package let answer: String
     }
 
     /// Holds a request before its handler runs: `nil` lets it through at once, a
@@ -38,9 +50,16 @@ public final class Router: Sendable {
     /// Creates an empty router.
     public init() {}
 
-    func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
+    func add(_ method: HTTPRequest.Method, _ path: String, answering answer: String, _ handler: @escaping Handler) {
         routes.withLock { routes in
-            routes.append(Route(id: routes.count, method: method, pattern: RoutePattern(path), handler: handler))
+            routes.append(Route(id: routes.count, method: method, pattern: RoutePattern(path), answer: answer, handler: handler))
+        }
+    }
+
+    /// Every route, in the order added.
+    package var routeDescriptions: [RouteDescription] {
+        routes.withLock { routes in
+            routes.map { RouteDescription(method: $0.method, path: $0.pattern.description, answer: $0.answer) }
         }
     }
 
@@ -105,6 +124,7 @@ package struct RouteTable: RequestResponder {
     private func run(_ route: Router.Route, _ parameters: PathParameters, _ request: Request, _ sink: ResponseSink) {
         var request = request
         request.parameters = parameters
+        request.eventScheduler = sink.eventScheduler
         sink.setRoute(route.pattern.description, id: route.id)
         let held = gates.compactMap { $0(request) }
         guard let first = held.first else {
@@ -124,13 +144,8 @@ package struct RouteTable: RequestResponder {
 extension Router: RouteBuilder {
     /// Adds a route: `handler`'s value answers requests for `method` and `path`.
     public func on<Generator: ResponseGenerator>(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping @Sendable (Request) throws -> Generator) {
-        add(method, path) { request, sink in
-            let reply = sink.run {
-                let value = Generator.buildsOnConnectionQueue
-                    ? try SharingScheduler.building(deliveringOn: sink.eventScheduler) { try handler(request) }
-                    : try handler(request)
-                return try value.reply(to: request)
-            }
+        add(method, path, answering: String(reflecting: Generator.self)) { request, sink in
+            let reply = sink.run { try handler(request).reply(to: request) }
             reply?.answer(through: sink)
         }
     }

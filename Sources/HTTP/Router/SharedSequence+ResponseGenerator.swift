@@ -5,11 +5,11 @@ import Rx
 /// element the trait delivers while the client is connected (a `Driver` starts with its
 /// current value), comment heartbeats when quiet, and the end of the stream when the trait
 /// completes. A client that disconnects or falls too far behind disposes its subscription.
+///
+/// Events that arrive on the connection's queue are written there and then; others hop onto
+/// it. A handler that builds its stream inside
+/// `SharingScheduler.building(deliveringOn: request.eventScheduler)` gets the first kind.
 extension SharedSequence: ResponseGenerator where Element: ServerSentEventConvertible {
-    /// Built on the worker's queue and delivering there: one hop from the source to the
-    /// socket, and no serial queue of its own per client.
-    public static var buildsOnConnectionQueue: Bool { true }
-
     public func reply(to request: Request) -> Reply { .eventStream(asObservable(), for: request) }
 }
 
@@ -18,9 +18,6 @@ extension SharedSequence: ResponseGenerator where Element: ServerSentEventConver
 /// it filters out). A share per client would cost a delivery queue and a lock per event and
 /// give nothing: only that client subscribes.
 extension Infallible: ResponseGenerator where Element: ServerSentEventConvertible {
-    /// Built on the worker's queue, so the `Signal`s it derives from deliver there.
-    public static var buildsOnConnectionQueue: Bool { true }
-
     public func reply(to request: Request) -> Reply { .eventStream(asObservable(), for: request) }
 }
 

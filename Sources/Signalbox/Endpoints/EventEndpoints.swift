@@ -10,8 +10,15 @@ import Rx
 /// client's `Last-Event-ID` waits for it (up to `resumeWait`) before it replays what
 /// followed. A client that also sends the store's epoch (`Signalbox-Epoch`, or `?epoch=`
 /// for EventSource, which cannot set headers) of another store life gets a `reset`.
+///
+/// Every frame the stream sends is made here: a change's once, when it is published (its
+/// ``FramedChange`` is what the feed keeps), so every client is sent the same buffer; a
+/// client's first block (its position, or a reset) for that client alone.
 struct EventEndpoints {
-    let feed: ChangeFeed
+    /// The feed of `/events`: each change kept with its frame.
+    typealias Feed = ChangeFeed<FramedChange>
+
+    let feed: Feed
     let applier: ChangeApplier
     let epoch: String
     let resumeWait: RxTimeInterval
@@ -19,40 +26,45 @@ struct EventEndpoints {
     func register(on router: some RouteBuilder) {
         // The feed's items are streamed as they are (no `map`, which would add an
         // operator and a share per client); each item says what bytes it is sent as.
-        router.get("/events") { request -> Infallible<ChangeFeed.Item> in
+        router.get("/events") { request -> Infallible<Feed.Item> in
             let lastEventID = request.headerFields[Self.lastEventID].flatMap { Int64($0) }
             let clientEpoch = request.headerFields[Self.epochField] ?? request.queryItems(named: "epoch").first
-            let start: ChangeFeed.Start =
+            let start: Feed.Start =
                 if let clientEpoch, !clientEpoch.isEmpty, clientEpoch != epoch { .reset }
-                else { lastEventID.map(ChangeFeed.Start.after) ?? .now }
+                else { lastEventID.map(Feed.Start.after) ?? .now }
             guard let lastEventID, lastEventID > applier.applied.value else {
                 // The router subscribes at once, on this worker: the worker's clients share one
                 // subscription to the feed, and a change is one hop onto the worker, not one per client.
-                return feed.workerStream(from: start)
+                return feed.workerStream(from: start, deliveringOn: request.eventScheduler)
             }
             // Resuming on a replica that is behind: wait for the id, then replay (or reset) as usual.
-            // Subscribed later, on whatever thread applies the id, so a chain of its own.
-            let stream = feed.stream(from: start)
-            return applier.applied(atLeast: lastEventID, within: resumeWait)
-                .asObservable()
-                .catch { _ in .empty() }
-                .asCompletable()
-                .andThen(stream.asObservable())
-                .asSignal(onErrorSignalWith: .empty())
-                .asInfallible()
+            // Subscribed later, on whatever thread applies the id, so a chain of its own,
+            // delivering on the connection's queue too.
+            return SharingScheduler.building(deliveringOn: request.eventScheduler) {
+                applier.applied(atLeast: lastEventID, within: resumeWait)
+                    .asObservable()
+                    .catch { _ in .empty() }
+                    .asCompletable()
+                    .andThen(feed.stream(from: start).asObservable())
+                    .asSignal(onErrorSignalWith: .empty())
+            }.asInfallible()
         }
     }
 
     static let epochField = MinimumSequenceGate.epochField
     private static let lastEventID = MinimumSequenceGate.lastEventID
 
-    /// A change is sent as the bytes it was encoded to once, when it was made,
-    /// so every client gets the same buffer; only a client's first block (its
-    /// position, or a reset) is made for it.
-    static func event(_ item: ChangeFeed.Item) -> EncodedEvent {
+    /// A change as `/events` sends it: `id: <sequence>`, `event: <kind>`, `data: <the event's JSON>`.
+    static func frame(_ event: ChangeEvent) -> EncodedEvent {
+        EncodedEvent(ServerSentEvent(id: String(event.sequence), event: event.kind.rawValue, data: String(decoding: event.json, as: UTF8.self)))
+    }
+
+    /// The frame of one item of a client's stream: a change's own (made once), or the client's
+    /// position or reset, made for it.
+    static func frame(_ item: Feed.Item) -> EncodedEvent {
         switch item {
         case .change(let change):
-            return change.encoded
+            return change.frame
         case .position(let sequence):
             return EncodedEvent(.lastEventID(String(sequence)))
         case .reset(let lastSequence):
@@ -61,8 +73,24 @@ struct EventEndpoints {
                 data: #"{"reason":"the events since your Last-Event-ID are no longer kept; reload"}"#))
         }
     }
+
+    /// A change with its frame, made once when the change is published: what the feed keeps
+    /// and hands to every client. One object, so a copy is one retain.
+    final class FramedChange: FeedChange {
+        let sequence: Int64
+        let frame: EncodedEvent
+
+        init(_ event: ChangeEvent) {
+            sequence = event.sequence
+            frame = EventEndpoints.frame(event)
+        }
+
+        static func == (lhs: FramedChange, rhs: FramedChange) -> Bool {
+            lhs === rhs || (lhs.sequence == rhs.sequence && lhs.frame == rhs.frame)
+        }
+    }
 }
 
-extension ChangeFeed.Item: ServerSentEventConvertible {
-    var encodedEvent: EncodedEvent { EventEndpoints.event(self) }
+extension ChangeFeed.Item: ServerSentEventConvertible where Change == EventEndpoints.FramedChange {
+    var encodedEvent: EncodedEvent { EventEndpoints.frame(self) }
 }

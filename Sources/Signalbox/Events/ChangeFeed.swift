@@ -5,7 +5,11 @@ import Rx
 
 /// The change feed: a `Signal` of every change (shared upstream, no replay)
 /// and, beside it, a bounded history that serves `Last-Event-ID` resumes.
-final class ChangeFeed: Sendable {
+///
+/// Each change is kept as a `Change`, made once when the change is published and shared by
+/// every subscriber: `/events` keeps the change's server-sent-event frame there, so thousands
+/// of clients are sent one buffer.
+final class ChangeFeed<Change: FeedChange>: ChangePublisher {
     /// What a subscriber gets first when it resumes.
     enum Start: Equatable {
         /// Only what happens from now on (a fresh client).
@@ -18,7 +22,7 @@ final class ChangeFeed: Sendable {
 
     /// What one client receives: missed events, a reset, or live changes.
     enum Item: Sendable, Equatable {
-        case change(ChangeEvent)
+        case change(Change)
         /// The history no longer holds what the client missed: it should reload its state.
         case reset(lastSequence: Int64)
         /// Where the stream starts when nothing was replayed, so a client that reconnects
@@ -27,7 +31,7 @@ final class ChangeFeed: Sendable {
     }
 
     private struct State {
-        var history: Deque<ChangeEvent> = []
+        var history: Deque<Change> = []
         var lastSequence: Int64
         /// The live changes as each delivery scheduler's clients share them (see ``workerStream(from:)``).
         var hubs: [ObjectIdentifier: Hub] = [:]
@@ -53,7 +57,7 @@ final class ChangeFeed: Sendable {
 
     /// At most this many hubs (a server has one scheduler per worker); a
     /// client of any further scheduler gets a chain of its own.
-    private static let maximumHubs = 64
+    private static var maximumHubs: Int { 64 }
 
     /// Live changes and resets, shared by every client. Not replayed.
     private let relay = PublishRelay<Item>()
@@ -67,7 +71,7 @@ final class ChangeFeed: Sendable {
     ///     that starts with them serves resumes from before it started.
     init(lastSequence: Int64, capacity: Int, history: [ChangeEvent] = []) {
         var state = State(lastSequence: lastSequence)
-        state.history = Deque(Self.contiguousTail(of: history, endingAt: lastSequence).suffix(capacity))
+        state.history = Deque(Self.contiguousTail(of: history, endingAt: lastSequence).suffix(capacity).map(Change.init))
         self.state = Locked(state)
         self.capacity = capacity
     }
@@ -91,13 +95,14 @@ final class ChangeFeed: Sendable {
 
     /// Records `event` and sends it to every subscriber. Called by the single writer, in sequence order.
     func publish(_ event: ChangeEvent) {
+        let change = Change(event)  // once, outside the lock, for every subscriber
         state.withLock { state in
-            state.history.append(event)
+            state.history.append(change)
             if state.history.count > capacity { state.history.removeFirst(state.history.count - capacity) }
-            state.lastSequence = event.sequence
+            state.lastSequence = change.sequence
             // Inside the lock, so a subscriber that snapshots the history
-            // either sees this event there or receives it from the relay.
-            relay.accept(.change(event))
+            // either sees this change there or receives it from the relay.
+            relay.accept(.change(change))
         }
     }
 
@@ -106,8 +111,9 @@ final class ChangeFeed: Sendable {
     /// missed): every client gets a reset, and the history becomes the log's newest changes
     /// (`history`, ending at `sequence`), so later resumes the log can serve are served.
     func restart(at sequence: Int64, history: [ChangeEvent] = []) {
+        let kept = Self.contiguousTail(of: history, endingAt: sequence).suffix(capacity).map(Change.init)
         state.withLock { state in
-            state.history = Deque(Self.contiguousTail(of: history, endingAt: sequence).suffix(capacity))
+            state.history = Deque(kept)
             state.lastSequence = sequence
             relay.accept(.reset(lastSequence: sequence))
         }
@@ -136,9 +142,9 @@ final class ChangeFeed: Sendable {
     }
 
     /// The stream for one `/events` client of an HTTP worker: the same items
-    /// as ``stream(from:)``, but the live changes come from the hub of the
-    /// scheduler the stream is built for (the worker's, when the router builds
-    /// the route's value), shared by all its clients.
+    /// as ``stream(from:)``, but the live changes come from the hub of
+    /// `scheduler` (the worker's: the request's `eventScheduler`), shared by
+    /// all its clients, and delivered there.
     ///
     /// Subscribe on that scheduler's queue, as the router does when it starts
     /// the stream: the worker then delivers a change published after the
@@ -153,9 +159,8 @@ final class ChangeFeed: Sendable {
     ///
     /// A client that missed several changes gets them through its own chain,
     /// as ``stream(from:)`` makes it: `startWith` here takes one element.
-    func workerStream(from start: Start) -> Infallible<Item> {
-        let scheduler = SignalSharingStrategy.scheduler
-        return Infallible.deferred { [self] in
+    func workerStream(from start: Start, deliveringOn scheduler: any SchedulerType) -> Infallible<Item> {
+        Infallible.deferred { [self] in
             let shared = state.withLock { state -> (hub: Hub, first: Item, delivered: Int64)? in
                 let first = Self.firstItems(from: start, state)
                 guard first.count == 1, let hub = hub(for: scheduler, &state) else { return nil }
@@ -204,4 +209,28 @@ final class ChangeFeed: Sendable {
         if case .change(let event) = item { return event.sequence > delivered }
         return true
     }
+}
+
+/// What a ``ChangeFeed`` keeps and hands out for one change: made once, when the change is
+/// published, and shared by every subscriber from then on. The feed of `/events` keeps each
+/// change with its server-sent-event frame; a plain ``ChangeEvent`` is one too.
+protocol FeedChange: Sendable, Equatable {
+    /// Made from `event` once, for every subscriber.
+    init(_ event: ChangeEvent)
+    /// The change's sequence number: the feed orders, replays and filters by it.
+    var sequence: Int64 { get }
+}
+
+extension ChangeEvent: FeedChange {
+    init(_ event: ChangeEvent) { self = event }
+}
+
+/// Where the changes applied to this replica go, in sequence order: the change feed. The applier
+/// knows it by this alone, whatever the feed keeps of each change.
+protocol ChangePublisher: Sendable {
+    /// Hands `event` to every subscriber; called once per change, in sequence order.
+    func publish(_ event: ChangeEvent)
+    /// Continues at `sequence` after changes applied without events; `history` is the change
+    /// log's newest changes, ending at `sequence`.
+    func restart(at sequence: Int64, history: [ChangeEvent])
 }

@@ -7,8 +7,11 @@ import Search
 
 /// The service: loads the data, opens the store, and serves every endpoint.
 ///
-/// Layers meet here and nowhere else: the HTTP server knows nothing of
-/// search, the index nothing of HTTP.
+/// The composition root: it builds each part from the settings and wires them together. The
+/// modules stay apart (the HTTP server knows nothing of search, the index nothing of HTTP);
+/// inside this module, the endpoints (`Endpoints/`) are the edge where HTTP and search meet,
+/// and the parts below them (store, events, lookups, replica, documents) know neither HTTP
+/// nor the settings.
 public final class SignalboxService: Sendable {
     /// Live configuration: the current settings, then each reload. Never errors.
     public let configuration: ControlProperty<Settings>
@@ -16,7 +19,7 @@ public final class SignalboxService: Sendable {
 
     let index: SearchIndex
     let store: any DocumentStore
-    let feed: ChangeFeed
+    let feed: EventEndpoints.Feed
     let lookups: SearchLookups
     let documents: DocumentService
     let applier: ChangeApplier
@@ -37,7 +40,12 @@ public final class SignalboxService: Sendable {
         let base = try BaseData.load(path: settings.dataPath, withDigest: PostgresURL.isPostgres(settings.storePath))
         let store: any DocumentStore
         if PostgresURL.isPostgres(settings.storePath) {
-            let url = try PostgresURL(settings.storePath)
+            let url: PostgresURL
+            do {
+                url = try PostgresURL(settings.storePath)
+            } catch {
+                throw SettingsError(description: "invalid setting store (SIGNALBOX_STORE): \(error)")
+            }
             logger.info("opening the PostgreSQL store", metadata: ["store": "\(url)"])
             store = try await PostgresStore(
                 url: url, baseDigest: base.digest, history: settings.eventHistory,
@@ -70,7 +78,7 @@ public final class SignalboxService: Sendable {
         let metrics = ServiceMetrics()
         metrics.documentCount(index.count)
         let history = try snapshot.recentChanges.map { ChangeApplier.event(try ChangeApplier.Change($0)) }
-        feed = ChangeFeed(lastSequence: snapshot.head, capacity: settings.eventHistory, history: history)
+        feed = EventEndpoints.Feed(lastSequence: snapshot.head, capacity: settings.eventHistory, history: history)
         lookups = SearchLookups(index: index, maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL, metrics: metrics)
         applier = ChangeApplier(index: index, lookups: lookups, feed: feed, metrics: metrics, applied: snapshot.head)
         replication = ReplicationMetrics()

@@ -6,7 +6,8 @@ import Search
 
 /// Applies committed changes to this replica (index, lookup cache, change feed) in
 /// sequence order, each exactly once, whichever way they arrive: from this replica's
-/// own commits, or from the change log another replica's commits went to.
+/// own writes (SQLite or PostgreSQL: every write comes through here before it is
+/// answered), or from the change log another replica's commits went to.
 ///
 /// A change that arrives before the one it follows waits until the gap is filled;
 /// ``onGap`` asks the follower to read the log then.
@@ -41,7 +42,7 @@ final class ChangeApplier: Sendable {
 
     private let index: SearchIndex
     private let lookups: SearchLookups
-    private let feed: ChangeFeed
+    private let feed: any ChangePublisher
     private let metrics: ServiceMetrics
     private let state: Locked<State>
     private let queue = DispatchQueue(label: "signalbox.apply")
@@ -49,7 +50,7 @@ final class ChangeApplier: Sendable {
     /// The sequence number of the latest change this replica serves.
     let applied: BehaviorRelay<Int64>
 
-    init(index: SearchIndex, lookups: SearchLookups, feed: ChangeFeed, metrics: ServiceMetrics, applied: Int64) {
+    init(index: SearchIndex, lookups: SearchLookups, feed: any ChangePublisher, metrics: ServiceMetrics, applied: Int64) {
         self.index = index
         self.lookups = lookups
         self.feed = feed
@@ -92,6 +93,21 @@ final class ChangeApplier: Sendable {
             feed.restart(at: head, history: recentChanges.map(Self.event))
             applied.accept(head)
             drain()
+        }
+    }
+
+    /// Applies `change`, a write this replica has just committed, and returns once it is applied
+    /// (searchable, and sent to `/events`), or once `limit` has passed: on PostgreSQL a change
+    /// may wait behind one another replica committed first, which the follower has yet to read.
+    /// Returns whether it was applied in time.
+    @discardableResult
+    func apply(_ change: Change, waitingAtMost limit: RxTimeInterval) async -> Bool {
+        offer([change])
+        do {
+            try await applied(atLeast: change.sequence, within: limit).value
+            return true
+        } catch {
+            return false
         }
     }
 
