@@ -1,11 +1,13 @@
+import Base
 import Foundation
 import Rx
 import Search
 
-/// Reads and writes documents. A write is committed to the store first (durable,
-/// given its sequence number there), then applied to this replica in sequence
-/// order by the ``ChangeApplier``, which updates the index, the lookup cache and
-/// the change feed; the write is answered once this replica serves it.
+/// Reads and writes documents.
+///
+/// A write is made durable in the store, which gives it its sequence number, then applied to
+/// this replica (index, lookup cache, change feed) by the ``ChangeApplier``, and answered with
+/// a ``WriteReceipt`` once this replica serves it: durable and searchable before the answer.
 final class DocumentService: Sendable {
     let index: SearchIndex
     private let store: any DocumentStore
@@ -32,7 +34,7 @@ final class DocumentService: Sendable {
     /// Stores `document` durably, then makes it visible; succeeds with the change's sequence number.
     func upsert(_ document: Document) -> Single<WriteReceipt> {
         do {
-            return write(.upsert(id: document.id, body: try Self.encoder.encode(document)), document: document)
+            return write(.upsert(id: document.id, body: try JSONCoding.encoder.encode(document)), document: document)
         } catch {
             return .error(error)
         }
@@ -46,14 +48,10 @@ final class DocumentService: Sendable {
 
     private func write(_ write: StoreWrite, document: Document?) -> Single<WriteReceipt> {
         Single.create { [self] observer in
-            // The write goes on even if the client leaves: an accepted write is never half done.
+            // Not cancelled when the client leaves: an accepted write is never half done.
             Task { [self] in
                 do {
-                    let sequence = try await store.commit(write)
-                    metrics.write()
-                    applier.offer([ChangeApplier.Change(sequence: sequence, id: write.id, document: document, body: write.body)])
-                    _ = applier.applied(atLeast: sequence, within: applyWait)
-                        .subscribe { _ in observer(.success(WriteReceipt(sequence: sequence))) }
+                    observer(.success(try await commitAndApply(write, document: document)))
                 } catch {
                     observer(.failure(error))
                 }
@@ -62,11 +60,14 @@ final class DocumentService: Sendable {
         }
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    /// The whole of a write: durable in the store, then applied to this replica.
+    private func commitAndApply(_ write: StoreWrite, document: Document?) async throws -> WriteReceipt {
+        let sequence = try await store.commit(write)
+        metrics.write()
+        await applier.apply(
+            ChangeApplier.Change(sequence: sequence, id: write.id, document: document, body: write.body), waitingAtMost: applyWait)
+        return WriteReceipt(sequence: sequence)
+    }
 }
 
 /// A committed write: `204 No Content` with its sequence number in `Signalbox-Seq`.

@@ -15,9 +15,6 @@ import Synchronization
 /// recomputed by their next request. Evicting an entry (size bound, TTL)
 /// disposes what it holds.
 final class SearchLookups: Sendable {
-    /// How a lookup was served, for metrics.
-    enum Outcome: Sendable { case hit, miss, coalesced }
-
     private final class Entry: Sendable {
         struct State {
             var lastAccess: UInt64

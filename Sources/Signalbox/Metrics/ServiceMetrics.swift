@@ -1,5 +1,4 @@
 import Metrics
-import Prometheus
 
 /// The service's own metrics (the HTTP layer records requests, connections and SSE clients).
 ///
@@ -12,7 +11,7 @@ final class ServiceMetrics: Sendable {
     private let writes = Counter(label: "signalbox_document_writes_total")
     private let documents = Gauge(label: "signalbox_documents")
 
-    func lookup(_ outcome: SearchLookups.Outcome) {
+    func lookup(_ outcome: LookupOutcome) {
         switch outcome {
         case .hit: hits.increment()
         case .miss: misses.increment()
@@ -25,17 +24,5 @@ final class ServiceMetrics: Sendable {
     func documentCount(_ count: Int) { documents.record(count) }
 }
 
-/// The Prometheus registry behind swift-metrics, bootstrapped once per process.
-public enum PrometheusExporter {
-    private static let shared: PrometheusCollectorRegistry = {
-        let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        return registry
-    }()
-
-    /// Makes swift-metrics record into the registry; call before creating metrics.
-    public static func bootstrap() { _ = shared }
-
-    /// The text exposition of every metric.
-    static func render() -> [UInt8] { shared.emitToBuffer() }
-}
+/// How a shared lookup was served: from the cache, computed, or joined to a computation in flight.
+enum LookupOutcome: Sendable { case hit, miss, coalesced }

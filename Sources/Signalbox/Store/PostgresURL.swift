@@ -11,6 +11,11 @@ struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         case verifyFull = "verify-full"
     }
 
+    /// Text that is not a PostgreSQL URL this store can use; the service reports it as an invalid `store` setting.
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
     var host: String
     var port: Int
     var username: String
@@ -25,15 +30,15 @@ struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 
-    init(_ text: String) throws(SettingsError) {
+    init(_ text: String) throws(Invalid) {
         guard Self.isPostgres(text), let components = URLComponents(string: text) else {
-            throw SettingsError(description: "store: \(Self.redacted(text)) is not a postgres://user@host:port/database URL")
+            throw Invalid(description: "\(Self.redacted(text)) is not a postgres://user@host:port/database URL")
         }
         guard let host = components.host, !host.isEmpty else {
-            throw SettingsError(description: "store: the PostgreSQL URL names no host")
+            throw Invalid(description: "the PostgreSQL URL names no host")
         }
         guard let user = components.user, !user.isEmpty else {
-            throw SettingsError(description: "store: the PostgreSQL URL names no user (postgres://user@host/db)")
+            throw Invalid(description: "the PostgreSQL URL names no user (postgres://user@host/db)")
         }
         self.host = host
         port = components.port ?? 5432
@@ -48,20 +53,20 @@ struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
             switch item.name {
             case "sslmode":
                 guard let mode = SSLMode(rawValue: value) else {
-                    throw SettingsError(description: "store: sslmode=\(value) is not one of disable, allow, prefer, require, verify-ca, verify-full")
+                    throw Invalid(description: "sslmode=\(value) is not one of disable, allow, prefer, require, verify-ca, verify-full")
                 }
                 sslMode = mode
             case "sslrootcert":
                 sslRootCertificate = value
             case "connect_timeout":
                 guard let seconds = Int(value), seconds > 0 else {
-                    throw SettingsError(description: "store: connect_timeout=\(value) is not a positive number of seconds")
+                    throw Invalid(description: "connect_timeout=\(value) is not a positive number of seconds")
                 }
                 connectTimeout = .seconds(seconds)
             case "application_name", "target_session_attrs":
                 continue  // libpq options that change nothing here
             default:
-                throw SettingsError(description: "store: the PostgreSQL URL option \(item.name) is not supported (sslmode, sslrootcert, connect_timeout are)")
+                throw Invalid(description: "the PostgreSQL URL option \(item.name) is not supported (sslmode, sslrootcert, connect_timeout are)")
             }
         }
     }
