@@ -1,8 +1,12 @@
 import Foundation
+import HTTP
+import Logging
+import Search
 import Testing
 @testable import Signalbox
 
-/// Keeps the README's settings table true. Run with SIGNALBOX_UPDATE_DOCS=1 to rewrite it.
+/// Keeps the README's tables true: the settings (run with SIGNALBOX_UPDATE_DOCS=1 to rewrite
+/// it) and the endpoints, each with the type its handler returns.
 @Suite struct DocumentationTests {
     @Test func readmeSettingsTableIsCurrent() throws {
         let url = SettingsTests.root.appendingPathComponent("README.md")
@@ -20,5 +24,82 @@ import Testing
             return
         }
         #expect(current == table, "README settings table is stale: run SIGNALBOX_UPDATE_DOCS=1 swift test --filter DocumentationTests")
+    }
+
+    /// Every row of the README's endpoint table names routes the service has, with the type
+    /// their handlers return; every route of the service has a row.
+    @Test func readmeEndpointTableMatchesTheRoutes() async throws {
+        let readme = try String(contentsOf: SettingsTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = try #require(Self.endpointRows(readme), "README.md lacks the endpoints-table markers")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var settings = Settings()
+        settings.storePath = directory.appendingPathComponent("store.sqlite").path
+        let store = try SQLiteStore(path: settings.storePath)
+        let service = try SignalboxService(
+            settings: settings, logger: Logger(label: "test"), base: [], store: store, snapshot: try await store.snapshot())
+        let routes = service.router.routeDescriptions
+        var documented: Set<String> = []
+        for (endpoints, answer) in rows {
+            for endpoint in endpoints {
+                documented.insert(endpoint)
+                let route = routes.first { "\($0.method.rawValue) \($0.path)" == endpoint }
+                #expect(route != nil, "the README lists \(endpoint), which the service does not route")
+                if let route { #expect(Self.traitName(route.answer) == answer, "\(endpoint) returns \(route.answer)") }
+            }
+        }
+        for route in routes {
+            #expect(documented.contains("\(route.method.rawValue) \(route.path)"), "the README lacks \(route.method) \(route.path)")
+        }
+        #expect(Self.traitName("Rx.Infallible<Signalbox.ChangeFeed<Signalbox.EventEndpoints.FramedChange>.Item>")
+            == "Infallible<ChangeFeed.Item>")
+    }
+
+    /// The table's rows: the routes of the first cell (`GET /documents/{id}` is `GET
+    /// /documents/:id`; `{a,b}` stands for each; the query is left out) and the first type
+    /// named in the second.
+    static func endpointRows(_ readme: String) -> [(endpoints: [String], answer: String)]? {
+        guard let open = readme.range(of: "<!-- endpoints-table:start -->\n"),
+            let close = readme.range(of: "<!-- endpoints-table:end -->")
+        else { return nil }
+        return readme[open.upperBound..<close.lowerBound].split(separator: "\n").dropFirst(2).map { line in
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let endpoints = quoted(cells[0]).flatMap { endpoint -> [String] in
+                let parts = endpoint.split(separator: " ", maxSplits: 1).map(String.init)
+                let path = String(parts[1].prefix { $0 != "?" })
+                return expand(path).map { "\(parts[0]) \($0)" }
+            }
+            return (endpoints, quoted(cells[1]).first ?? "")
+        }
+    }
+
+    static func quoted(_ cell: String) -> [String] {
+        cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+
+    /// `/assets/{a.js,b.css}` is two paths; `/documents/{id}` is `/documents/:id`.
+    static func expand(_ path: String) -> [String] {
+        guard let open = path.firstIndex(of: "{"), let close = path[open...].firstIndex(of: "}") else { return [path] }
+        let inside = path[path.index(after: open)..<close]
+        let (head, tail) = (String(path[..<open]), String(path[path.index(after: close)...]))
+        let choices = inside.contains(",") ? inside.split(separator: ",").map(String.init) : [":\(inside)"]
+        return choices.flatMap { choice in expand(tail).map { head + choice + $0 } }
+    }
+
+    /// A handler's answer type as the README names it: no module names, the traits by their
+    /// aliases, and no generic arguments inside the element (`ChangeFeed<…>.Item` is `ChangeFeed.Item`).
+    static func traitName(_ reflected: String) -> String {
+        var name = reflected.replacingOccurrences(of: #"\b[A-Z][A-Za-z]*\.(?=[A-Z])"#, with: "", options: .regularExpression)
+        for (long, short) in [
+            ("PrimitiveSequence<SingleTrait, ", "Single<"), ("PrimitiveSequence<MaybeTrait, ", "Maybe<"),
+            ("SharedSequence<DriverSharingStrategy, ", "Driver<"), ("SharedSequence<SignalSharingStrategy, ", "Signal<"),
+        ] where name.hasPrefix(long) {
+            name = short + name.dropFirst(long.count)
+        }
+        guard let open = name.firstIndex(of: "<") else { return name }
+        var element = String(name[name.index(after: open)..<name.index(before: name.endIndex)])
+        while let inner = element.range(of: #"<[^<>]*>"#, options: .regularExpression) { element.removeSubrange(inner) }
+        return "\(name[..<open])<\(element)>"
     }
 }
