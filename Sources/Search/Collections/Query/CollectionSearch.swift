@@ -1,0 +1,148 @@
+/// Runs one `CollectionQuery` over a snapshot: segment by segment, the text's matches (or every
+/// live document), then the best `offset + limit` across segments from a bounded heap.
+struct CollectionSearch {
+    /// A matching document on its way to the page.
+    struct Ranked {
+        var part: Int32
+        var document: UInt32
+        /// The relevance key without the document number (`CollectionRankKey`).
+        var tier: UInt64
+    }
+
+    let snapshot: CollectionSnapshot
+    let layout: SchemaLayout
+    let decoder: CollectionDocumentDecoder
+    let query: CollectionQuery
+    let words: [QueryWord]
+    let limit: Int
+    let offset: Int
+
+    init(snapshot: CollectionSnapshot, layout: SchemaLayout, decoder: CollectionDocumentDecoder, query: CollectionQuery) {
+        self.snapshot = snapshot
+        self.layout = layout
+        self.decoder = decoder
+        self.query = query
+        words = ParsedQuery.words(of: query.text)
+        limit = min(max(query.limit, 0), CollectionQuery.Limits.maxLimit)
+        offset = min(max(query.offset, 0), CollectionQuery.Limits.maxOffset)
+    }
+
+    func run(scratch: SearchScratch) -> CollectionSearchResult {
+        var heap = BoundedHeap<Ranked>(capacity: offset + limit)
+        var total = 0
+        let precedes = relevanceOrder()
+        for (index, part) in snapshot.parts.enumerated() {
+            let partIndex = Int32(index)
+            if words.isEmpty {
+                // Documents are numbered by rank: in number order, a segment's first `need` are its best.
+                var offered = 0
+                let all = DocumentSet.all(capacity: part.segment.count)
+                all.forEach { d in
+                    guard !part.deleted.contains(d) else { return }
+                    total += 1
+                    if offered < heap.capacity {
+                        heap.offer(Ranked(part: partIndex, document: d, tier: 0), precedes: precedes)
+                        offered += 1
+                    }
+                }
+            } else {
+                scratch.matches.removeAll()
+                var accumulator = scratch.accumulator(documents: part.segment.count)
+                matchText(part, accumulator: &accumulator, scratch: scratch)
+                for d in accumulator.touched {
+                    total += 1
+                    heap.offer(Ranked(part: partIndex, document: d, tier: CollectionRankKey.tier(accumulator.key[Int(d)])), precedes: precedes)
+                }
+                scratch.accumulator = accumulator
+            }
+        }
+        let page = heap.sorted(by: precedes).dropFirst(offset)
+        var buffer = TokenBuffer()
+        let hits = page.map { hit(for: $0, buffer: &buffer) }
+        return CollectionSearchResult(total: total, hits: hits)
+    }
+
+    /// Records the documents of `part` matching the words into `accumulator` (the first word
+    /// admits documents, later words rank them), skipping deleted ones.
+    private func matchText(_ part: CollectionSnapshot.Part, accumulator: inout Accumulator, scratch: SearchScratch) {
+        let text = part.segment.text
+        let missing = UInt64(words.count - 1)
+        let checkDeleted = part.deletedCount > 0
+        text.postings.withUnsafeBufferPointer { postings in
+            for (index, word) in words.enumerated() {
+                let mark = UInt8(index + 1)
+                for match in text.dictionary.matches(word, scratch: scratch) {
+                    for term in match.terms {
+                        let exact = !word.isPrefix || term == match.exactTerm
+                        let base = CollectionRankKey.contribution(typos: match.typos, weight: 0, prefix: !exact)
+                        for i in text.postingStarts[term]..<text.postingStarts[term + 1] {
+                            let posting = postings[i]
+                            let d = posting & SegmentText.documentMask
+                            if index == 0, checkDeleted, part.deleted.contains(d) { continue }
+                            let weight = UInt64(posting >> SegmentText.documentBits) << CollectionRankKey.weightShift
+                            accumulator.record(d, word: mark, contribution: base | weight, missing: missing)
+                        }
+                    }
+                }
+                if index == 0, accumulator.touchedCount == 0 { return }
+            }
+        }
+    }
+
+    /// Relevance: the key's tier, then rank (higher first, missing last), then id.
+    func relevanceOrder() -> (Ranked, Ranked) -> Bool {
+        let parts = snapshot.parts
+        return { a, b in
+            if a.tier != b.tier { return a.tier < b.tier }
+            if a.part == b.part { return a.document < b.document }
+            let (x, y) = (parts[Int(a.part)].segment, parts[Int(b.part)].segment)
+            let order = CollectionSegment.rankOrder(x.rank(Int(a.document)), y.rank(Int(b.document)))
+            if order != 0 { return order < 0 }
+            return CollectionSegment.idPrecedes(x.ids[Int(a.document)], y.ids[Int(b.document)])
+        }
+    }
+
+    private func hit(for ranked: Ranked, buffer: inout TokenBuffer) -> CollectionHit {
+        let segment = snapshot.parts[Int(ranked.part)].segment
+        let d = Int(ranked.document)
+        let body = segment.body(d)
+        var highlight: [String: [[Int]]] = [:]
+        if !words.isEmpty, let document = try? decoder.decode(body) {
+            for (field, _) in layout.searched {
+                var ranges: [[Int]] = []
+                switch document.values[field] {
+                case .string(let text)?:
+                    ranges = Highlighter.ranges(in: text, words: words, buffer: &buffer)
+                case .strings(let texts)?:
+                    for (index, text) in texts.enumerated() {
+                        ranges += Highlighter.ranges(in: text, words: words, buffer: &buffer).map { [index] + $0 }
+                    }
+                default: break
+                }
+                if !ranges.isEmpty { highlight[layout.schema.fields[field].name] = ranges }
+            }
+        }
+        let missing = words.isEmpty ? 0 : CollectionRankKey.missing(ranked.tier)
+        return CollectionHit(
+            id: segment.ids[d], body: body, highlight: highlight, distance: nil,
+            wordsMatched: words.count - missing, typos: CollectionRankKey.typos(ranked.tier))
+    }
+}
+
+/// The 64-bit ranking key of a document for a collection query, lower first (the layout
+/// `Accumulator` keeps): bits 60-63 words not matched; 54-59 typos; 46-53 the sum over words of
+/// the weight of the heaviest field each matched (0 = the first searched field); 42-45 words
+/// matched only as a prefix; 0-31 the document number (rank order within its segment).
+enum CollectionRankKey {
+    static let typoShift: UInt64 = RankKey.typoShift
+    static let weightShift: UInt64 = 46
+    static let prefixShift: UInt64 = 42
+
+    static func contribution(typos: Int, weight: UInt32, prefix: Bool) -> UInt64 {
+        UInt64(typos) << typoShift | UInt64(weight) << weightShift | (prefix ? 1 << prefixShift : 0)
+    }
+
+    static func tier(_ key: UInt64) -> UInt64 { key & ~0xFFFF_FFFF }
+    static func missing(_ key: UInt64) -> Int { Int(key >> RankKey.missingShift) }
+    static func typos(_ key: UInt64) -> Int { Int(key >> typoShift & 0x3F) }
+}
