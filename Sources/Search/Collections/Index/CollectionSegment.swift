@@ -13,6 +13,8 @@ final class CollectionSegment: Sendable {
     /// The rank value of each document (NaN when missing); empty when the schema has no rank.
     let ranks: [Double]
     let text: SegmentText
+    /// One per declared field, in schema order.
+    let columns: [FieldColumn]
 
     /// Indexes `documents` (ids unique; any order).
     init(_ unordered: [CollectionDocument], layout: SchemaLayout) {
@@ -47,6 +49,7 @@ final class CollectionSegment: Sendable {
         bodyEnds = ends
         ranks = layout.rankField == nil ? [] : order.map { unorderedRanks[$0] }
         text = SegmentText(documents, layout: layout)
+        columns = FieldColumn.build(documents, layout: layout)
     }
 
     /// -1 when rank `a` comes first (higher; present before missing), 1 when `b` does, else 0.

@@ -1,5 +1,7 @@
-/// Runs one `CollectionQuery` over a snapshot: segment by segment, the text's matches (or every
-/// live document), then the best `offset + limit` across segments from a bounded heap.
+/// Runs one `CollectionQuery` over a snapshot, segment by segment: the filter compiled for the
+/// segment, then the text's matches that pass it (or, for an empty text, the filter's set), each
+/// counted for `total` and the facets in the same pass and offered to a bounded heap of the best
+/// `offset + limit` across segments (by the sort keys, then relevance).
 struct CollectionSearch {
     /// A matching document on its way to the page.
     struct Ranked {
@@ -7,6 +9,8 @@ struct CollectionSearch {
         var document: UInt32
         /// The relevance key without the document number (`CollectionRankKey`).
         var tier: UInt64
+        /// The sort keys' values (`SortPlan`).
+        var keys: SIMD4<Double>
     }
 
     let snapshot: CollectionSnapshot
@@ -14,6 +18,7 @@ struct CollectionSearch {
     let decoder: CollectionDocumentDecoder
     let query: CollectionQuery
     let words: [QueryWord]
+    let sort: SortPlan
     let limit: Int
     let offset: Int
 
@@ -23,48 +28,58 @@ struct CollectionSearch {
         self.decoder = decoder
         self.query = query
         words = ParsedQuery.words(of: query.text)
+        sort = SortPlan(query.sort, layout: layout)
         limit = min(max(query.limit, 0), CollectionQuery.Limits.maxLimit)
         offset = min(max(query.offset, 0), CollectionQuery.Limits.maxOffset)
     }
 
     func run(scratch: SearchScratch) -> CollectionSearchResult {
         var heap = BoundedHeap<Ranked>(capacity: offset + limit)
+        var facets = FacetCounter(query.facets, layout: layout)
         var total = 0
-        let precedes = relevanceOrder()
+        let precedes = order()
         for (index, part) in snapshot.parts.enumerated() {
+            let segment = part.segment
             let partIndex = Int32(index)
+            let filter = query.filter.map { SegmentFilter($0, segment: segment, layout: layout) }
+            facets.begin(segment)
             if words.isEmpty {
-                // Documents are numbered by rank: in number order, a segment's first `need` are its best.
+                if filter == nil, !facets.isEmpty { facets.addAll(except: part.deleted, deletedCount: part.deletedCount) }
+                var matches = filter?.documents(count: segment.count) ?? .all(capacity: segment.count)
+                if part.deletedCount > 0 { matches.subtract(part.deleted) }
+                // Documents are numbered by rank: without sort keys, a segment's first are its best.
                 var offered = 0
-                let all = DocumentSet.all(capacity: part.segment.count)
-                all.forEach { d in
-                    guard !part.deleted.contains(d) else { return }
+                matches.forEach { d in
                     total += 1
-                    if offered < heap.capacity {
-                        heap.offer(Ranked(part: partIndex, document: d, tier: 0), precedes: precedes)
-                        offered += 1
-                    }
+                    if filter != nil { facets.add(d) }
+                    guard sort.isEmpty ? offered < heap.capacity : heap.capacity > 0 else { return }
+                    heap.offer(Ranked(part: partIndex, document: d, tier: 0, keys: sort.values(d, in: segment)), precedes: precedes)
+                    offered += 1
                 }
             } else {
-                scratch.matches.removeAll()
-                var accumulator = scratch.accumulator(documents: part.segment.count)
-                matchText(part, accumulator: &accumulator, scratch: scratch)
+                var accumulator = scratch.accumulator(documents: segment.count)
+                matchText(part, filter: filter, accumulator: &accumulator, scratch: scratch)
                 for d in accumulator.touched {
                     total += 1
-                    heap.offer(Ranked(part: partIndex, document: d, tier: CollectionRankKey.tier(accumulator.key[Int(d)])), precedes: precedes)
+                    facets.add(d)
+                    let tier = CollectionRankKey.tier(accumulator.key[Int(d)])
+                    heap.offer(Ranked(part: partIndex, document: d, tier: tier, keys: sort.isEmpty ? .zero : sort.values(d, in: segment)), precedes: precedes)
                 }
                 scratch.accumulator = accumulator
             }
+            facets.end()
         }
         let page = heap.sorted(by: precedes).dropFirst(offset)
+        let distanceFrom = sort.distancePoint ?? query.filter.flatMap(SegmentFilter.radiusCenter(in:))
         var buffer = TokenBuffer()
-        let hits = page.map { hit(for: $0, buffer: &buffer) }
-        return CollectionSearchResult(total: total, hits: hits)
+        let hits = page.map { hit(for: $0, distanceFrom: distanceFrom, buffer: &buffer) }
+        let (facetCounts, stats) = facets.result(limit: min(max(query.facetValuesLimit, 0), CollectionQuery.Limits.maxFacetValues))
+        return CollectionSearchResult(total: total, hits: hits, facets: facetCounts, stats: stats)
     }
 
     /// Records the documents of `part` matching the words into `accumulator` (the first word
     /// admits documents, later words rank them), skipping deleted ones.
-    private func matchText(_ part: CollectionSnapshot.Part, accumulator: inout Accumulator, scratch: SearchScratch) {
+    private func matchText(_ part: CollectionSnapshot.Part, filter: SegmentFilter?, accumulator: inout Accumulator, scratch: SearchScratch) {
         let text = part.segment.text
         let missing = UInt64(words.count - 1)
         let checkDeleted = part.deletedCount > 0
@@ -78,7 +93,11 @@ struct CollectionSearch {
                         for i in text.postingStarts[term]..<text.postingStarts[term + 1] {
                             let posting = postings[i]
                             let d = posting & SegmentText.documentMask
-                            if index == 0, checkDeleted, part.deleted.contains(d) { continue }
+                            if index == 0, accumulator.stamp[Int(d)] != accumulator.generation {
+                                // A document met for the first time: admitted only if live and passing the filter.
+                                if checkDeleted, part.deleted.contains(d) { continue }
+                                if let filter, !filter.matches(d) { continue }
+                            }
                             let weight = UInt64(posting >> SegmentText.documentBits) << CollectionRankKey.weightShift
                             accumulator.record(d, word: mark, contribution: base | weight, missing: missing)
                         }
@@ -89,10 +108,15 @@ struct CollectionSearch {
         }
     }
 
-    /// Relevance: the key's tier, then rank (higher first, missing last), then id.
-    func relevanceOrder() -> (Ranked, Ranked) -> Bool {
+    /// The sort keys, then relevance: the key's tier, then rank (higher first, missing last), then id.
+    func order() -> (Ranked, Ranked) -> Bool {
         let parts = snapshot.parts
+        let sort = sort
         return { a, b in
+            if !sort.isEmpty {
+                let order = sort.compare(a.keys, parts[Int(a.part)].segment, b.keys, parts[Int(b.part)].segment)
+                if order != 0 { return order < 0 }
+            }
             if a.tier != b.tier { return a.tier < b.tier }
             if a.part == b.part { return a.document < b.document }
             let (x, y) = (parts[Int(a.part)].segment, parts[Int(b.part)].segment)
@@ -102,7 +126,7 @@ struct CollectionSearch {
         }
     }
 
-    private func hit(for ranked: Ranked, buffer: inout TokenBuffer) -> CollectionHit {
+    private func hit(for ranked: Ranked, distanceFrom point: GeoPoint?, buffer: inout TokenBuffer) -> CollectionHit {
         let segment = snapshot.parts[Int(ranked.part)].segment
         let d = Int(ranked.document)
         let body = segment.body(d)
@@ -122,9 +146,13 @@ struct CollectionSearch {
                 if !ranges.isEmpty { highlight[layout.schema.fields[field].name] = ranges }
             }
         }
+        var distance: Double?
+        if let point, let field = layout.geoField, case .geo(let column) = segment.columns[field] {
+            distance = column.distance(ranked.document, from: point)
+        }
         let missing = words.isEmpty ? 0 : CollectionRankKey.missing(ranked.tier)
         return CollectionHit(
-            id: segment.ids[d], body: body, highlight: highlight, distance: nil,
+            id: segment.ids[d], body: body, highlight: highlight, distance: distance,
             wordsMatched: words.count - missing, typos: CollectionRankKey.typos(ranked.tier))
     }
 }
