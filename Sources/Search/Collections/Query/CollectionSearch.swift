@@ -45,13 +45,26 @@ struct CollectionSearch {
             facets.begin(segment)
             if words.isEmpty {
                 if filter == nil, !facets.isEmpty { facets.addAll(except: part.deleted, deletedCount: part.deletedCount) }
+                if filter == nil, sort.isEmpty {
+                    // Every live document, in rank order: only the first `offset + limit` can be on the page.
+                    total += part.liveCount
+                    var offered = 0, d: UInt32 = 0
+                    while offered < heap.capacity, Int(d) < segment.count {
+                        if part.deletedCount == 0 || !part.deleted.contains(d) {
+                            heap.offer(Ranked(part: partIndex, document: d, tier: 0, keys: .zero), precedes: precedes)
+                            offered += 1
+                        }
+                        d += 1
+                    }
+                    continue
+                }
                 var matches = filter?.documents(count: segment.count) ?? .all(capacity: segment.count)
                 if part.deletedCount > 0 { matches.subtract(part.deleted) }
                 // Documents are numbered by rank: without sort keys, a segment's first are its best.
+                if filter != nil, !facets.isEmpty { facets.add(matches) }
                 var offered = 0
                 matches.forEach { d in
                     total += 1
-                    if filter != nil { facets.add(d) }
                     guard sort.isEmpty ? offered < heap.capacity : heap.capacity > 0 else { return }
                     heap.offer(Ranked(part: partIndex, document: d, tier: 0, keys: sort.values(d, in: segment)), precedes: precedes)
                     offered += 1
@@ -59,15 +72,14 @@ struct CollectionSearch {
             } else {
                 var accumulator = scratch.accumulator(documents: segment.count)
                 matchText(part, filter: filter, accumulator: &accumulator, scratch: scratch)
+                if !facets.isEmpty { facets.add(accumulator.touched) }
+                total += accumulator.touchedCount
                 for d in accumulator.touched {
-                    total += 1
-                    facets.add(d)
                     let tier = CollectionRankKey.tier(accumulator.key[Int(d)])
                     heap.offer(Ranked(part: partIndex, document: d, tier: tier, keys: sort.isEmpty ? .zero : sort.values(d, in: segment)), precedes: precedes)
                 }
                 scratch.accumulator = accumulator
             }
-            facets.end()
         }
         let page = heap.sorted(by: precedes).dropFirst(offset)
         let distanceFrom = sort.distancePoint ?? query.filter.flatMap(SegmentFilter.radiusCenter(in:))
