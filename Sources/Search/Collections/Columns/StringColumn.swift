@@ -1,44 +1,48 @@
 /// The values of one `string` or `string[]` field in a segment: a dictionary of case-folded
 /// values, each with its documents, and each document's values (for facets and sort).
+///
+/// Values live in byte arenas with 32-bit offsets (no `String` object per value: a field of
+/// unique values, a path say, would pay about 80 bytes a document for them).
 struct StringColumn: Sendable {
     /// The case folding of string values, for filters and facets alike (`=` is exact after it).
     /// The filter parser folds its values the same way.
     static func fold(_ text: String) -> String { text.lowercased() }
 
-    /// Distinct folded values, in UTF-8 byte order.
-    let values: [String]
-    /// The first spelling of each value in the segment, nil when it is the folded value itself.
-    let spellings: [String?]
+    /// Distinct folded values in UTF-8 byte order: value `v` is `valueBytes[valueEnds[v - 1]..<valueEnds[v]]`.
+    private let valueBytes: [UInt8]
+    private let valueEnds: [UInt32]
+    /// The first spelling of each value in the segment when it differs from the folded value:
+    /// `spellingBytes[spellingStarts[v]..<spellingStarts[v] + length]`, `.max` when the same.
+    private let spellingBytes: [UInt8]
+    private let spellingStarts: [UInt32]
     /// Documents holding value `v`: `valueDocuments[valueStarts[v]..<valueStarts[v + 1]]`, ascending.
     let valueDocuments: [UInt32]
-    let valueStarts: [Int]
+    let valueStarts: [UInt32]
     /// Values of document `d` (distinct, ascending): `documentValues[documentStarts[d]..<documentStarts[d + 1]]`.
     let documentValues: [UInt32]
-    let documentStarts: [Int]
+    let documentStarts: [UInt32]
     /// Documents that have the field (an empty `string[]` counts).
     let present: DocumentSet
 
+    var count: Int { valueEnds.count }
+
     init(_ documents: [CollectionDocument], field: Int) {
         var ids: [String: UInt32] = [:]
-        var provisionalValues: [String] = []
-        var provisionalSpellings: [String] = []
+        var provisional: [(folded: String, spelling: String)] = []
         var entries: [UInt32] = []
-        var starts = [0]
+        var starts: [UInt32] = [0]
         starts.reserveCapacity(documents.count + 1)
         var present = DocumentSet(capacity: documents.count)
-        var local: [UInt32] = []
         for (d, document) in documents.enumerated() {
-            local.removeAll(keepingCapacity: true)
             func add(_ text: String) {
                 let folded = Self.fold(text)
                 if let id = ids[folded] {
-                    local.append(id)
+                    entries.append(id)
                 } else {
-                    let id = UInt32(provisionalValues.count)
+                    let id = UInt32(provisional.count)
                     ids[folded] = id
-                    provisionalValues.append(folded)
-                    provisionalSpellings.append(text)
-                    local.append(id)
+                    provisional.append((folded, text))
+                    entries.append(id)
                 }
             }
             switch document.values[field] {
@@ -50,23 +54,38 @@ struct StringColumn: Sendable {
                 present.insert(UInt32(d))
             default: break
             }
-            entries.append(contentsOf: local)
-            starts.append(entries.count)
+            starts.append(UInt32(entries.count))
         }
-        // Sort the values; renumber.
-        let order = provisionalValues.indices.sorted { provisionalValues[$0].utf8.lexicographicallyPrecedes(provisionalValues[$1].utf8) }
+        ids = [:]
+        // Sort the values; renumber; lay them out.
+        let order = provisional.indices.sorted { provisional[$0].folded.utf8.lexicographicallyPrecedes(provisional[$1].folded.utf8) }
         var renumber = [UInt32](repeating: 0, count: order.count)
-        for (sorted, id) in order.enumerated() { renumber[id] = UInt32(sorted) }
-        values = order.map { provisionalValues[$0] }
-        spellings = order.map { provisionalSpellings[$0] == provisionalValues[$0] ? nil : provisionalSpellings[$0] }
+        var valueBytes: [UInt8] = [], valueEnds: [UInt32] = [], spellingBytes: [UInt8] = [], spellingStarts: [UInt32] = []
+        valueEnds.reserveCapacity(order.count)
+        spellingStarts.reserveCapacity(order.count)
+        for (sorted, id) in order.enumerated() {
+            renumber[id] = UInt32(sorted)
+            let (folded, spelling) = provisional[id]
+            valueBytes += folded.utf8
+            valueEnds.append(UInt32(valueBytes.count))
+            if spelling == folded {
+                spellingStarts.append(.max)
+            } else {
+                spellingStarts.append(UInt32(spellingBytes.count))
+                spellingBytes += spelling.utf8
+                spellingBytes.append(0)  // the end: the length is the spelling's own
+            }
+        }
+        provisional = []
         var documentValues: [UInt32] = []
         documentValues.reserveCapacity(entries.count)
-        var documentStarts = [0]
+        var documentStarts: [UInt32] = [0]
         documentStarts.reserveCapacity(documents.count + 1)
-        var valueStarts = [Int](repeating: 0, count: order.count + 1)
+        var valueStarts = [UInt32](repeating: 0, count: order.count + 1)
+        var local: [UInt32] = []
         for d in 0..<documents.count {
             local.removeAll(keepingCapacity: true)
-            for i in starts[d]..<starts[d + 1] { local.append(renumber[Int(entries[i])]) }
+            for i in Int(starts[d])..<Int(starts[d + 1]) { local.append(renumber[Int(entries[i])]) }
             local.sort()
             var previous = UInt32.max
             for id in local where id != previous {
@@ -74,18 +93,22 @@ struct StringColumn: Sendable {
                 valueStarts[Int(id) + 1] += 1
                 previous = id
             }
-            documentStarts.append(documentValues.count)
+            documentStarts.append(UInt32(documentValues.count))
         }
         for v in 0..<order.count { valueStarts[v + 1] += valueStarts[v] }
         var fill = valueStarts
-        var valueDocuments = [UInt32](repeating: 0, count: valueStarts[order.count])
+        var valueDocuments = [UInt32](repeating: 0, count: Int(valueStarts[order.count]))
         for d in 0..<documents.count {
-            for i in documentStarts[d]..<documentStarts[d + 1] {
+            for i in Int(documentStarts[d])..<Int(documentStarts[d + 1]) {
                 let v = Int(documentValues[i])
-                valueDocuments[fill[v]] = UInt32(d)
+                valueDocuments[Int(fill[v])] = UInt32(d)
                 fill[v] += 1
             }
         }
+        self.valueBytes = valueBytes
+        self.valueEnds = valueEnds
+        self.spellingBytes = spellingBytes
+        self.spellingStarts = spellingStarts
         self.documentValues = documentValues
         self.documentStarts = documentStarts
         self.valueStarts = valueStarts
@@ -93,20 +116,35 @@ struct StringColumn: Sendable {
         self.present = present
     }
 
-    /// The id of the folded value `folded`, if the segment holds it.
-    func valueId(_ folded: String) -> UInt32? {
-        var lo = 0, hi = values.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if values[mid].utf8.lexicographicallyPrecedes(folded.utf8) { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < values.count && values[lo] == folded ? UInt32(lo) : nil
+    /// The UTF-8 bytes of folded value `v`.
+    @inline(__always) func bytes(_ v: Int) -> ArraySlice<UInt8> {
+        valueBytes[(v == 0 ? 0 : Int(valueEnds[v - 1]))..<Int(valueEnds[v])]
     }
 
-    func spelling(_ v: Int) -> String { spellings[v] ?? values[v] }
+    /// Folded value `v`.
+    func value(_ v: Int) -> String { String(decoding: bytes(v), as: UTF8.self) }
+
+    /// Value `v` as first spelled in the segment.
+    func spelling(_ v: Int) -> String {
+        let start = spellingStarts[v]
+        guard start != .max else { return value(v) }
+        let end = spellingBytes[Int(start)...].firstIndex(of: 0) ?? spellingBytes.count
+        return String(decoding: spellingBytes[Int(start)..<end], as: UTF8.self)
+    }
+
+    /// The id of the folded value `folded`, if the segment holds it.
+    func valueId(_ folded: String) -> UInt32? {
+        let target = Array(folded.utf8)
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if bytes(mid).lexicographicallyPrecedes(target) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < count && bytes(lo).elementsEqual(target) ? UInt32(lo) : nil
+    }
 
     /// The values of document `d` (ids, ascending).
     @inline(__always) func values(of d: UInt32) -> ArraySlice<UInt32> {
-        documentValues[documentStarts[Int(d)]..<documentStarts[Int(d) + 1]]
+        documentValues[Int(documentStarts[Int(d)])..<Int(documentStarts[Int(d) + 1])]
     }
 }

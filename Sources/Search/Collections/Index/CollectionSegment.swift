@@ -6,7 +6,7 @@ final class CollectionSegment: Sendable {
     let count: Int
     /// Id of each document, by number.
     let ids: [String]
-    let numbers: [String: UInt32]
+    private let idTable: IdTable
     /// Bodies in one arena (no array per document): body `d` ends at `bodyEnds[d]`.
     private let bodyBytes: [UInt8]
     private let bodyEnds: [Int]
@@ -34,9 +34,7 @@ final class CollectionSegment: Sendable {
         let documents = order.map { unordered[$0] }
         count = documents.count
         ids = documents.map(\.id)
-        var numbers = [String: UInt32](minimumCapacity: documents.count)
-        for (number, id) in ids.enumerated() { numbers[id] = UInt32(number) }
-        self.numbers = numbers
+        idTable = IdTable(ids)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(documents.reduce(0) { $0 + $1.body.count })
         var ends: [Int] = []
@@ -66,6 +64,9 @@ final class CollectionSegment: Sendable {
     static func idPrecedes(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
+
+    /// The number of the document with `id`.
+    func number(of id: String) -> UInt32? { idTable.number(of: id, in: ids) }
 
     @inline(__always) func rank(_ d: Int) -> Double {
         ranks.isEmpty ? .nan : ranks[d]

@@ -24,7 +24,7 @@ struct CollectionSnapshot: Sendable {
     /// Where the current document with this id is: part index and document number.
     func locate(_ id: String) -> (part: Int, document: UInt32)? {
         for (index, part) in parts.enumerated().reversed() {
-            if let d = part.segment.numbers[id], !part.deleted.contains(d) { return (index, d) }
+            if let d = part.segment.number(of: id), !part.deleted.contains(d) { return (index, d) }
         }
         return nil
     }

@@ -56,7 +56,7 @@ struct FacetCounter {
         self.segment = segment
         for (index, target) in targets.enumerated() {
             if case .strings(let column) = segment.columns[target.field] {
-                strings[index].append(SegmentCounts(column: column, counts: [Int32](repeating: 0, count: column.values.count)))
+                strings[index].append(SegmentCounts(column: column, counts: [Int32](repeating: 0, count: column.count)))
             }
         }
     }
@@ -72,7 +72,7 @@ struct FacetCounter {
                     column.documentStarts.withUnsafeBufferPointer { starts in
                         strings[index][last].counts.withUnsafeMutableBufferPointer { counts in
                             for d in documents {
-                                for i in starts[Int(d)]..<starts[Int(d) + 1] { counts[Int(values[i])] += 1 }
+                                for i in Int(starts[Int(d)])..<Int(starts[Int(d) + 1]) { counts[Int(values[i])] += 1 }
                             }
                         }
                     }
@@ -121,7 +121,7 @@ struct FacetCounter {
             switch segment.columns[target.field] {
             case .strings(let column):
                 let last = strings[index].count - 1
-                for v in 0..<column.values.count { strings[index][last].counts[v] = Int32(column.valueStarts[v + 1] - column.valueStarts[v]) }
+                for v in 0..<column.count { strings[index][last].counts[v] = Int32(column.valueStarts[v + 1] - column.valueStarts[v]) }
                 if deletedCount > 0 {
                     deleted.forEach { d in
                         for value in column.values(of: d) { strings[index][last].counts[Int(value)] -= 1 }
@@ -190,7 +190,7 @@ struct FacetCounter {
         var merged: [String: (spelling: String, count: Int)] = [:]
         for segment in contributing {
             for (value, count) in segment.counts.enumerated() where count > 0 {
-                merged[segment.column.values[value], default: (segment.column.spelling(value), 0)].count += Int(count)
+                merged[segment.column.value(value), default: (segment.column.spelling(value), 0)].count += Int(count)
             }
         }
         var heap = BoundedHeap<(key: String, spelling: String, count: Int)>(capacity: limit)

@@ -127,7 +127,7 @@ indirect enum SegmentFilter {
         case .strings(let column, let ids):
             var set = DocumentSet(capacity: count)
             for id in ids {
-                for i in column.valueStarts[Int(id)]..<column.valueStarts[Int(id) + 1] { set.insert(column.valueDocuments[i]) }
+                for i in Int(column.valueStarts[Int(id)])..<Int(column.valueStarts[Int(id) + 1]) { set.insert(column.valueDocuments[i]) }
             }
             return set
         case .numbers(let column, let bounds):

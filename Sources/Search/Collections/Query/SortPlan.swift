@@ -82,8 +82,8 @@ struct SortPlan {
             if case .string(let field, _) = key, segmentA !== segmentB,
                 case .strings(let columnA) = segmentA.columns[field], case .strings(let columnB) = segmentB.columns[field]
             {
-                let (s, t) = (columnA.values[Int(x)], columnB.values[Int(y)])
-                order = s == t ? 0 : s.utf8.lexicographicallyPrecedes(t.utf8) ? -1 : 1
+                let (s, t) = (columnA.bytes(Int(x)), columnB.bytes(Int(y)))
+                order = s.elementsEqual(t) ? 0 : s.lexicographicallyPrecedes(t) ? -1 : 1
             } else {
                 order = x < y ? -1 : x > y ? 1 : 0
             }
