@@ -90,25 +90,41 @@ struct CollectionSearch {
     }
 
     /// Records the documents of `part` matching the words into `accumulator` (the first word
-    /// admits documents, later words rank them), skipping deleted ones.
+    /// admits documents, later words rank them), skipping deleted ones and those the filter
+    /// refuses. When the first word reaches more than a sixteenth of the segment's documents, the
+    /// filter is evaluated once as a set (a bit test per posting); otherwise per document admitted.
     private func matchText(_ part: CollectionSnapshot.Part, filter: SegmentFilter?, accumulator: inout Accumulator, scratch: SearchScratch) {
         let text = part.segment.text
         let missing = UInt64(words.count - 1)
-        let checkDeleted = part.deletedCount > 0
+        let wordMatches = words.map { text.dictionary.matches($0, scratch: scratch) }
+        var filterSet: DocumentSet?
+        if let filter {
+            let postings = wordMatches[0].reduce(0) { $0 + text.postingStarts[$1.terms.upperBound] - text.postingStarts[$1.terms.lowerBound] }
+            if postings * 16 > part.segment.count {
+                var set = filter.documents(count: part.segment.count)
+                if part.deletedCount > 0 { set.subtract(part.deleted) }
+                filterSet = set
+            }
+        }
+        let checkDeleted = part.deletedCount > 0 && filterSet == nil
         text.postings.withUnsafeBufferPointer { postings in
             for (index, word) in words.enumerated() {
                 let mark = UInt8(index + 1)
-                for match in text.dictionary.matches(word, scratch: scratch) {
+                for match in wordMatches[index] {
                     for term in match.terms {
                         let exact = !word.isPrefix || term == match.exactTerm
                         let base = CollectionRankKey.contribution(typos: match.typos, weight: 0, prefix: !exact)
                         for i in text.postingStarts[term]..<text.postingStarts[term + 1] {
                             let posting = postings[i]
                             let d = posting & SegmentText.documentMask
-                            if index == 0, accumulator.stamp[Int(d)] != accumulator.generation {
-                                // A document met for the first time: admitted only if live and passing the filter.
-                                if checkDeleted, part.deleted.contains(d) { continue }
-                                if let filter, !filter.matches(d) { continue }
+                            if index == 0 {
+                                if let filterSet {
+                                    if !filterSet.contains(d) { continue }
+                                } else if accumulator.stamp[Int(d)] != accumulator.generation {
+                                    // A document met for the first time: admitted only if live and passing the filter.
+                                    if checkDeleted, part.deleted.contains(d) { continue }
+                                    if let filter, !filter.matches(d) { continue }
+                                }
                             }
                             let weight = UInt64(posting >> SegmentText.documentBits) << CollectionRankKey.weightShift
                             accumulator.record(d, word: mark, contribution: base | weight, missing: missing)
