@@ -58,7 +58,7 @@ struct StringColumn: Sendable {
         }
         ids = [:]
         // Sort the values; renumber; lay them out.
-        let order = provisional.indices.sorted { provisional[$0].folded.utf8.lexicographicallyPrecedes(provisional[$1].folded.utf8) }
+        let order = provisional.indices.sorted { UTF8Order.precedes(provisional[$0].folded, provisional[$1].folded) }
         var renumber = [UInt32](repeating: 0, count: order.count)
         var valueBytes: [UInt8] = [], valueEnds: [UInt32] = [], spellingBytes: [UInt8] = [], spellingStarts: [UInt32] = []
         valueEnds.reserveCapacity(order.count)
@@ -134,13 +134,20 @@ struct StringColumn: Sendable {
 
     /// The id of the folded value `folded`, if the segment holds it.
     func valueId(_ folded: String) -> UInt32? {
-        let target = Array(folded.utf8)
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if bytes(mid).lexicographicallyPrecedes(target) { lo = mid + 1 } else { hi = mid }
+        var folded = folded
+        return folded.withUTF8 { target in
+            valueBytes.withUnsafeBufferPointer { arena in
+                func value(_ v: Int) -> UnsafeBufferPointer<UInt8> {
+                    UnsafeBufferPointer(rebasing: arena[(v == 0 ? 0 : Int(valueEnds[v - 1]))..<Int(valueEnds[v])])
+                }
+                var lo = 0, hi = count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if UTF8Order.compare(value(mid), target) < 0 { lo = mid + 1 } else { hi = mid }
+                }
+                return lo < count && UTF8Order.compare(value(lo), target) == 0 ? UInt32(lo) : nil
+            }
         }
-        return lo < count && bytes(lo).elementsEqual(target) ? UInt32(lo) : nil
     }
 
     /// The values of document `d` (ids, ascending).

@@ -62,7 +62,7 @@ final class CollectionSegment: Sendable {
 
     /// The stable last tie-break: ids in UTF-8 byte order.
     static func idPrecedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        UTF8Order.precedes(a, b)
     }
 
     /// The number of the document with `id`.

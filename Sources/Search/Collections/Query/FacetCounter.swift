@@ -195,7 +195,7 @@ struct FacetCounter {
         }
         var heap = BoundedHeap<(key: String, spelling: String, count: Int)>(capacity: limit)
         let precedes: ((key: String, spelling: String, count: Int), (key: String, spelling: String, count: Int)) -> Bool = {
-            $0.count != $1.count ? $0.count > $1.count : $0.key.utf8.lexicographicallyPrecedes($1.key.utf8)
+            $0.count != $1.count ? $0.count > $1.count : UTF8Order.precedes($0.key, $1.key)
         }
         for (key, entry) in merged { heap.offer((key, entry.spelling, entry.count), precedes: precedes) }
         return heap.sorted(by: precedes).map { FacetCount(value: $0.spelling, count: $0.count) }
