@@ -74,9 +74,19 @@ struct CollectionSearch {
                 matchText(part, filter: filter, accumulator: &accumulator, scratch: scratch)
                 if !facets.isEmpty { facets.add(accumulator.touched) }
                 total += accumulator.touchedCount
-                for d in accumulator.touched {
-                    let tier = CollectionRankKey.tier(accumulator.key[Int(d)])
-                    heap.offer(Ranked(part: partIndex, document: d, tier: tier, keys: sort.isEmpty ? .zero : sort.values(d, in: segment)), precedes: precedes)
+                if sort.isEmpty {
+                    // Within a segment the key (tier, then number) is the order: keep its best by
+                    // key, then offer only those across segments.
+                    var best = BoundedHeap<UInt64>(capacity: heap.capacity)
+                    for d in accumulator.touched { best.offer(accumulator.key[Int(d)], precedes: <) }
+                    for key in best.elements {
+                        heap.offer(Ranked(part: partIndex, document: UInt32(truncatingIfNeeded: key), tier: CollectionRankKey.tier(key), keys: .zero), precedes: precedes)
+                    }
+                } else {
+                    for d in accumulator.touched {
+                        let tier = CollectionRankKey.tier(accumulator.key[Int(d)])
+                        heap.offer(Ranked(part: partIndex, document: d, tier: tier, keys: sort.values(d, in: segment)), precedes: precedes)
+                    }
                 }
                 scratch.accumulator = accumulator
             }

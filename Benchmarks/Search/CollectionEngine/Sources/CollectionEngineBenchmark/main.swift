@@ -21,6 +21,14 @@ func threadCPUTime() -> UInt64 {
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
+/// CPU time of the whole process (every thread), user and system, in nanoseconds.
+func processCPUTime() -> UInt64 {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    let user = UInt64(usage.ru_utime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_utime.tv_usec) * 1_000
+    return user + UInt64(usage.ru_stime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_stime.tv_usec) * 1_000
+}
+
 func residentBytes() -> Int {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
@@ -82,8 +90,9 @@ bodies = []
 
 t0 = now()
 cpu = threadCPUTime()
+let processCPU = processCPUTime()
 let index = CollectionIndex(schema: schema, documents: documents)
-print(String(format: "build: %.2f s wall, %.2f s CPU of the calling thread; load %@", Double(now() - t0) / 1e9, Double(threadCPUTime() - cpu) / 1e9, loadAverage()))
+print(String(format: "build: %.2f s wall, %.2f s CPU of the calling thread, %.2f s CPU of all threads; load %@", Double(now() - t0) / 1e9, Double(threadCPUTime() - cpu) / 1e9, Double(processCPUTime() - processCPU) / 1e9, loadAverage()))
 documents = []
 _ = mallocTrim(0)
 let resident = residentBytes() - started
