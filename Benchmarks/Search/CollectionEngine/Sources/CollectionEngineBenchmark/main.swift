@@ -24,7 +24,7 @@ func threadCPUTime() -> UInt64 {
 /// CPU time of the whole process (every thread), user and system, in nanoseconds.
 func processCPUTime() -> UInt64 {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
     let user = UInt64(usage.ru_utime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_utime.tv_usec) * 1_000
     return user + UInt64(usage.ru_stime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_stime.tv_usec) * 1_000
 }
