@@ -121,12 +121,17 @@ public final class CollectionIndex: Sendable {
             return false
         }
         for batch in [recent] + rewritten where !batch.isEmpty {
-            snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(batch, layout: layout)))
+            // A segment numbers at most `SegmentText.maxDocuments`: a larger batch makes several.
+            for start in stride(from: 0, to: batch.count, by: SegmentText.maxDocuments) {
+                let slice = Array(batch[start..<min(start + SegmentText.maxDocuments, batch.count)])
+                snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(slice, layout: layout)))
+            }
         }
         while true {
             var byLevel: [Int: [Int]] = [:]
             for (index, part) in snapshot.parts.enumerated() { byLevel[level(part.liveCount), default: []].append(index) }
-            guard let (_, members) = byLevel.filter({ $0.key > 0 && $0.value.count >= configuration.mergeFanIn }).min(by: { $0.key < $1.key })
+            guard let (_, members) = byLevel.filter({ $0.key > 0 && $0.value.count >= configuration.mergeFanIn }).min(by: { $0.key < $1.key }),
+                members.reduce(0, { $0 + snapshot.parts[$1].liveCount }) <= SegmentText.maxDocuments
             else { break }
             let merged = members.flatMap { liveDocuments(snapshot.parts[$0]) }
             let keep = Set(members)
