@@ -31,6 +31,9 @@ import Testing
         let none = index.search(CollectionQuery(text: "four", facets: ["price"]))
         #expect(none.facets["price"] == [])
         #expect(none.stats["price"] == nil)
+        // A spelling with a NUL (a JSON escape) survives whole.
+        let nul = CollectionIndex(schema: F.products, documents: [try! F.decode(#"{"sku": "n", "brand": "A\u0000B"}"#)])
+        #expect(nul.search(CollectionQuery(facets: ["brand"])).facets["brand"] == [FacetCount(value: "A\u{0}B", count: 1)])
         let limited = index.search(CollectionQuery(facets: ["brand"], facetValuesLimit: 1))
         #expect(limited.facets["brand"] == [FacetCount(value: "acme", count: 2)])
         // Deleted documents leave the counts, with and without a filter.

@@ -12,9 +12,10 @@ struct StringColumn: Sendable {
     private let valueBytes: [UInt8]
     private let valueEnds: [UInt32]
     /// The first spelling of each value in the segment when it differs from the folded value:
-    /// `spellingBytes[spellingStarts[v]..<spellingStarts[v] + length]`, `.max` when the same.
+    /// `spellingBytes[spellingStarts[v]..<spellingEnds[v]]`; `spellingStarts[v]` is `.max` when the same.
     private let spellingBytes: [UInt8]
     private let spellingStarts: [UInt32]
+    private let spellingEnds: [UInt32]
     /// Documents holding value `v`: `valueDocuments[valueStarts[v]..<valueStarts[v + 1]]`, ascending.
     let valueDocuments: [UInt32]
     let valueStarts: [UInt32]
@@ -28,7 +29,9 @@ struct StringColumn: Sendable {
 
     init(_ documents: [CollectionDocument], field: Int) {
         var ids: [String: UInt32] = [:]
-        var provisional: [(folded: String, spelling: String)] = []
+        // Distinct folded values in order of appearance, as bytes; their first spelling when it differs.
+        var foldedBytes: [UInt8] = [], foldedEnds: [UInt32] = []
+        var firstSpellings: [String?] = []
         var entries: [UInt32] = []
         var starts: [UInt32] = [0]
         starts.reserveCapacity(documents.count + 1)
@@ -39,9 +42,11 @@ struct StringColumn: Sendable {
                 if let id = ids[folded] {
                     entries.append(id)
                 } else {
-                    let id = UInt32(provisional.count)
+                    let id = UInt32(foldedEnds.count)
                     ids[folded] = id
-                    provisional.append((folded, text))
+                    foldedBytes += folded.utf8
+                    foldedEnds.append(UInt32(foldedBytes.count))
+                    firstSpellings.append(text == folded ? nil : text)
                     entries.append(id)
                 }
             }
@@ -57,26 +62,35 @@ struct StringColumn: Sendable {
             starts.append(UInt32(entries.count))
         }
         ids = [:]
-        // Sort the values; renumber; lay them out.
-        let order = provisional.indices.sorted { UTF8Order.precedes(provisional[$0].folded, provisional[$1].folded) }
+        // Sort the values by their bytes (no String copies in the comparisons); renumber; lay them out.
+        var order = Array(0..<foldedEnds.count)
+        foldedBytes.withUnsafeBufferPointer { arena in
+            foldedEnds.withUnsafeBufferPointer { ends in
+                func value(_ v: Int) -> UnsafeBufferPointer<UInt8> {
+                    UnsafeBufferPointer(rebasing: arena[(v == 0 ? 0 : Int(ends[v - 1]))..<Int(ends[v])])
+                }
+                order.sort { UTF8Order.compare(value($0), value($1)) < 0 }
+            }
+        }
         var renumber = [UInt32](repeating: 0, count: order.count)
-        var valueBytes: [UInt8] = [], valueEnds: [UInt32] = [], spellingBytes: [UInt8] = [], spellingStarts: [UInt32] = []
+        var valueBytes: [UInt8] = [], valueEnds: [UInt32] = [], spellingBytes: [UInt8] = [], spellingStarts: [UInt32] = [], spellingEnds: [UInt32] = []
+        valueBytes.reserveCapacity(foldedBytes.count)
         valueEnds.reserveCapacity(order.count)
         spellingStarts.reserveCapacity(order.count)
         for (sorted, id) in order.enumerated() {
             renumber[id] = UInt32(sorted)
-            let (folded, spelling) = provisional[id]
-            valueBytes += folded.utf8
+            valueBytes += foldedBytes[(id == 0 ? 0 : Int(foldedEnds[id - 1]))..<Int(foldedEnds[id])]
             valueEnds.append(UInt32(valueBytes.count))
-            if spelling == folded {
-                spellingStarts.append(.max)
-            } else {
+            if let spelling = firstSpellings[id] {
                 spellingStarts.append(UInt32(spellingBytes.count))
                 spellingBytes += spelling.utf8
-                spellingBytes.append(0)  // the end: the length is the spelling's own
+            } else {
+                spellingStarts.append(.max)
             }
+            spellingEnds.append(UInt32(spellingBytes.count))
         }
-        provisional = []
+        foldedBytes = []
+        firstSpellings = []
         var documentValues: [UInt32] = []
         documentValues.reserveCapacity(entries.count)
         var documentStarts: [UInt32] = [0]
@@ -109,6 +123,7 @@ struct StringColumn: Sendable {
         self.valueEnds = valueEnds
         self.spellingBytes = spellingBytes
         self.spellingStarts = spellingStarts
+        self.spellingEnds = spellingEnds
         self.documentValues = documentValues
         self.documentStarts = documentStarts
         self.valueStarts = valueStarts
@@ -128,8 +143,7 @@ struct StringColumn: Sendable {
     func spelling(_ v: Int) -> String {
         let start = spellingStarts[v]
         guard start != .max else { return value(v) }
-        let end = spellingBytes[Int(start)...].firstIndex(of: 0) ?? spellingBytes.count
-        return String(decoding: spellingBytes[Int(start)..<end], as: UTF8.self)
+        return String(decoding: spellingBytes[Int(start)..<Int(spellingEnds[v])], as: UTF8.self)
     }
 
     /// The id of the folded value `folded`, if the segment holds it.
