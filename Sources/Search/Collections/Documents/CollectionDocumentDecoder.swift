@@ -1,7 +1,8 @@
-/// Decodes collection documents against one schema; built once and reused for many documents
-/// (an import of a million documents goes through it). Reads the bytes with `JSONScanner`:
-/// declared fields are converted, undeclared ones only checked and skipped.
-struct CollectionDocumentDecoder: Sendable {
+/// Decodes collection documents against one schema; build it once and reuse it for many
+/// documents (an import of a million goes through it; `CollectionDocument.decode` builds one per
+/// call). Reads the bytes with `JSONScanner`: declared fields are converted, undeclared ones
+/// only checked and skipped.
+public struct CollectionDocumentDecoder: Sendable {
     /// What a top-level key of a document is to the schema.
     private struct KeyRole: Sendable {
         var name: String
@@ -12,11 +13,11 @@ struct CollectionDocumentDecoder: Sendable {
         var longitudeOf: [Int] = []
     }
 
-    let schema: CollectionSchema
-    let limits: CollectionDocumentLimits
+    public let schema: CollectionSchema
+    public let limits: CollectionDocumentLimits
     private let roles: [KeyRole]
 
-    init(schema: CollectionSchema, limits: CollectionDocumentLimits) {
+    public init(schema: CollectionSchema, limits: CollectionDocumentLimits = .default) {
         self.schema = schema
         self.limits = limits
         var roles: [KeyRole] = []
@@ -37,7 +38,8 @@ struct CollectionDocumentDecoder: Sendable {
         self.roles = roles
     }
 
-    func decode(_ json: [UInt8]) throws(DocumentError) -> CollectionDocument {
+    /// `CollectionDocument.decode(json:schema:limits:)` with this decoder's schema and limits.
+    public func decode(_ json: [UInt8]) throws(DocumentError) -> CollectionDocument {
         var start = 0, end = json.count
         while start < end, Self.isSpace(json[start]) { start += 1 }
         while end > start, Self.isSpace(json[end - 1]) { end -= 1 }
