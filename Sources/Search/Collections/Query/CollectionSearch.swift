@@ -60,14 +60,26 @@ struct CollectionSearch {
                 }
                 var matches = filter?.documents(count: segment.count) ?? .all(capacity: segment.count)
                 if part.deletedCount > 0 { matches.subtract(part.deleted) }
-                // Documents are numbered by rank: without sort keys, a segment's first are its best.
                 if filter != nil, !facets.isEmpty { facets.add(matches) }
-                var offered = 0
-                matches.forEach { d in
-                    total += 1
-                    guard sort.isEmpty ? offered < heap.capacity : heap.capacity > 0 else { return }
-                    heap.offer(Ranked(part: partIndex, document: d, tier: 0, keys: sort.values(d, in: segment)), precedes: precedes)
-                    offered += 1
+                if sort.isEmpty {
+                    // Documents are numbered by rank: without sort keys, a segment's first are its best.
+                    var offered = 0
+                    matches.forEach { d in
+                        total += 1
+                        guard offered < heap.capacity else { return }
+                        heap.offer(Ranked(part: partIndex, document: d, tier: 0, keys: .zero), precedes: precedes)
+                        offered += 1
+                    }
+                } else {
+                    var documents: [UInt32] = []
+                    documents.reserveCapacity(part.liveCount)
+                    matches.forEach { documents.append($0) }
+                    total += documents.count
+                    guard heap.capacity > 0 else { continue }
+                    let keys = documents.withUnsafeBufferPointer { sort.values($0, in: segment) }
+                    for (i, d) in documents.enumerated() {
+                        heap.offer(Ranked(part: partIndex, document: d, tier: 0, keys: keys[i]), precedes: precedes)
+                    }
                 }
             } else {
                 var accumulator = scratch.accumulator(documents: segment.count)
@@ -82,10 +94,11 @@ struct CollectionSearch {
                     for key in best.elements {
                         heap.offer(Ranked(part: partIndex, document: UInt32(truncatingIfNeeded: key), tier: CollectionRankKey.tier(key), keys: .zero), precedes: precedes)
                     }
-                } else {
-                    for d in accumulator.touched {
+                } else if heap.capacity > 0 {
+                    let keys = sort.values(accumulator.touched, in: segment)
+                    for (i, d) in accumulator.touched.enumerated() {
                         let tier = CollectionRankKey.tier(accumulator.key[Int(d)])
-                        heap.offer(Ranked(part: partIndex, document: d, tier: tier, keys: sort.values(d, in: segment)), precedes: precedes)
+                        heap.offer(Ranked(part: partIndex, document: d, tier: tier, keys: keys[i]), precedes: precedes)
                     }
                 }
                 scratch.accumulator = accumulator

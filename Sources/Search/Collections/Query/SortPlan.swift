@@ -47,24 +47,44 @@ struct SortPlan {
         return nil
     }
 
-    /// Document `d`'s sort values in `segment`. A `string[]` sorts by its least value ascending,
-    /// by its greatest descending.
-    func values(_ d: UInt32, in segment: CollectionSegment) -> SIMD4<Double> {
-        var result = SIMD4<Double>(repeating: .nan)
+    /// The sort values of `documents` in `segment`, in order: key by key over raw buffers (a
+    /// switch and a column copy per document cost more than the reads). A `string[]` sorts by
+    /// its least value ascending, by its greatest descending; NaN where a document has none.
+    func values(_ documents: UnsafeBufferPointer<UInt32>, in segment: CollectionSegment) -> [SIMD4<Double>] {
+        var result = [SIMD4<Double>](repeating: SIMD4(repeating: .nan), count: documents.count)
         for (index, key) in keys.enumerated() {
             switch key {
             case .number(let field, _):
-                if case .numbers(let column) = segment.columns[field] { result[index] = column.values[Int(d)] }
+                guard case .numbers(let column) = segment.columns[field] else { continue }
+                column.values.withUnsafeBufferPointer { values in
+                    for (i, d) in documents.enumerated() { result[i][index] = values[Int(d)] }
+                }
             case .string(let field, let descending):
-                if case .strings(let column) = segment.columns[field], let value = descending ? column.values(of: d).last : column.values(of: d).first {
-                    result[index] = Double(value)
+                guard case .strings(let column) = segment.columns[field] else { continue }
+                column.documentValues.withUnsafeBufferPointer { values in
+                    column.documentStarts.withUnsafeBufferPointer { starts in
+                        for (i, d) in documents.enumerated() {
+                            let (start, end) = (Int(starts[Int(d)]), Int(starts[Int(d) + 1]))
+                            if start < end { result[i][index] = Double(values[descending ? end - 1 : start]) }
+                        }
+                    }
                 }
             case .boolean(let field, _):
-                if case .booleans(let column) = segment.columns[field], column.values[Int(d)] != BooleanColumn.missing {
-                    result[index] = Double(column.values[Int(d)])
+                guard case .booleans(let column) = segment.columns[field] else { continue }
+                column.values.withUnsafeBufferPointer { values in
+                    for (i, d) in documents.enumerated() where values[Int(d)] != BooleanColumn.missing {
+                        result[i][index] = Double(values[Int(d)])
+                    }
                 }
             case .distance(let point, let field, _):
-                if case .geo(let column) = segment.columns[field], let distance = column.distance(d, from: point) { result[index] = distance }
+                guard case .geo(let column) = segment.columns[field] else { continue }
+                column.latitudes.withUnsafeBufferPointer { latitudes in
+                    column.longitudes.withUnsafeBufferPointer { longitudes in
+                        for (i, d) in documents.enumerated() where !latitudes[Int(d)].isNaN {
+                            result[i][index] = GeoMath.distance(point.latitude, point.longitude, latitudes[Int(d)], longitudes[Int(d)])
+                        }
+                    }
+                }
             }
         }
         return result
