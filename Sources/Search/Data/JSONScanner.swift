@@ -106,6 +106,87 @@ struct JSONScanner {
         }
     }
 
+    /// Whether only space is left.
+    mutating func isAtEnd() -> Bool {
+        skipSpace()
+        return position >= bytes.count
+    }
+
+    /// The next byte after space, not consumed.
+    mutating func peek() -> UInt8? {
+        skipSpace()
+        return position < bytes.count ? bytes[position] : nil
+    }
+
+    /// Checks and passes over the next value without building it (undeclared fields of a
+    /// collection document are stored, not read).
+    mutating func skipValue(depth: Int = 0) throws(Failure) {
+        guard depth < maxDepth else { throw fail("nested too deep") }
+        skipSpace()
+        guard position < bytes.count else { throw fail("unexpected end of data") }
+        switch bytes[position] {
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "{"):
+            try readObject { scanner, _ throws(Failure) in try scanner.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            position += 1
+            skipSpace()
+            if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                position += 1
+                return
+            }
+            while true {
+                try skipValue(depth: depth + 1)
+                skipSpace()
+                guard position < bytes.count else { throw fail("unterminated array") }
+                let byte = bytes[position]
+                position += 1
+                if byte == UInt8(ascii: "]") { return }
+                guard byte == UInt8(ascii: ",") else { throw fail("expected ',' or ']'") }
+            }
+        case UInt8(ascii: "t"): _ = try literal("true", .null)
+        case UInt8(ascii: "f"): _ = try literal("false", .null)
+        case UInt8(ascii: "n"): _ = try literal("null", .null)
+        default: _ = try readNumber()
+        }
+    }
+
+    /// Passes over a string, escapes checked but not decoded.
+    private mutating func skipString() throws(Failure) {
+        position += 1
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: "\"") { return }
+            if byte == UInt8(ascii: "\\") {
+                guard position < bytes.count else { break }
+                if bytes[position] == UInt8(ascii: "u") {
+                    position += 1
+                    _ = try readHex4()
+                } else {
+                    position += 1
+                }
+            } else if byte < 0x20 {
+                throw fail("control character in a string")
+            }
+        }
+        throw fail("unterminated string")
+    }
+
+    /// A number and the bytes it was written with (an integer id keeps its spelling).
+    mutating func readNumberText() throws(Failure) -> (value: Double, text: Range<Int>) {
+        skipSpace()
+        let start = position
+        let value = try readNumber()
+        return (value, start..<position)
+    }
+
+    /// The bytes of `range`.
+    func bytes(in range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[range])
+    }
+
     private mutating func literal(_ word: StaticString, _ value: Value) throws(Failure) -> Value {
         let count = word.utf8CodeUnitCount
         guard position + count <= bytes.count,

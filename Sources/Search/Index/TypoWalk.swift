@@ -114,7 +114,7 @@ struct TypoState {
 }
 
 /// The state of one walk, on raw buffers (no exclusivity checks in the inner loop).
-private struct TypoWalker {
+struct TypoWalker {
     let units: UnsafeBufferPointer<UInt16>
     let starts: UnsafeBufferPointer<UInt32>
     let keys: UnsafeBufferPointer<UInt64>

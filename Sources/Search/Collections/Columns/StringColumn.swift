@@ -1,0 +1,171 @@
+/// The values of one `string` or `string[]` field in a segment: a dictionary of case-folded
+/// values, each with its documents, and each document's values (for facets and sort).
+///
+/// Values live in byte arenas with 32-bit offsets (no `String` object per value: a field of
+/// unique values, a path say, would pay about 80 bytes a document for them).
+struct StringColumn: Sendable {
+    /// The case folding of string values, for filters and facets alike (`=` is exact after it).
+    /// The filter parser folds its values the same way.
+    static func fold(_ text: String) -> String { text.lowercased() }
+
+    /// Distinct folded values in UTF-8 byte order: value `v` is `valueBytes[valueEnds[v - 1]..<valueEnds[v]]`.
+    private let valueBytes: [UInt8]
+    private let valueEnds: [UInt32]
+    /// The first spelling of each value in the segment when it differs from the folded value:
+    /// `spellingBytes[spellingStarts[v]..<spellingEnds[v]]`; `spellingStarts[v]` is `.max` when the same.
+    private let spellingBytes: [UInt8]
+    private let spellingStarts: [UInt32]
+    private let spellingEnds: [UInt32]
+    /// Documents holding value `v`: `valueDocuments[valueStarts[v]..<valueStarts[v + 1]]`, ascending.
+    let valueDocuments: [UInt32]
+    let valueStarts: [UInt32]
+    /// Values of document `d` (distinct, ascending): `documentValues[documentStarts[d]..<documentStarts[d + 1]]`.
+    let documentValues: [UInt32]
+    let documentStarts: [UInt32]
+    /// Documents that have the field (an empty `string[]` counts).
+    let present: DocumentSet
+
+    var count: Int { valueEnds.count }
+
+    init(_ documents: [CollectionDocument], field: Int) {
+        var ids: [String: UInt32] = [:]
+        // Distinct folded values in order of appearance, as bytes; their first spelling when it differs.
+        var foldedBytes: [UInt8] = [], foldedEnds: [UInt32] = []
+        var firstSpellings: [String?] = []
+        var entries: [UInt32] = []
+        var starts: [UInt32] = [0]
+        starts.reserveCapacity(documents.count + 1)
+        var present = DocumentSet(capacity: documents.count)
+        for (d, document) in documents.enumerated() {
+            func add(_ text: String) {
+                let folded = Self.fold(text)
+                if let id = ids[folded] {
+                    entries.append(id)
+                } else {
+                    let id = UInt32(foldedEnds.count)
+                    ids[folded] = id
+                    foldedBytes += folded.utf8
+                    foldedEnds.append(UInt32(foldedBytes.count))
+                    firstSpellings.append(text == folded ? nil : text)
+                    entries.append(id)
+                }
+            }
+            switch document.values[field] {
+            case .string(let text)?:
+                add(text)
+                present.insert(UInt32(d))
+            case .strings(let texts)?:
+                texts.forEach(add)
+                present.insert(UInt32(d))
+            default: break
+            }
+            starts.append(UInt32(entries.count))
+        }
+        ids = [:]
+        // Sort the values by their bytes (no String copies in the comparisons); renumber; lay them out.
+        var order = Array(0..<foldedEnds.count)
+        foldedBytes.withUnsafeBufferPointer { arena in
+            foldedEnds.withUnsafeBufferPointer { ends in
+                func value(_ v: Int) -> UnsafeBufferPointer<UInt8> {
+                    UnsafeBufferPointer(rebasing: arena[(v == 0 ? 0 : Int(ends[v - 1]))..<Int(ends[v])])
+                }
+                order.sort { UTF8Order.compare(value($0), value($1)) < 0 }
+            }
+        }
+        var renumber = [UInt32](repeating: 0, count: order.count)
+        var valueBytes: [UInt8] = [], valueEnds: [UInt32] = [], spellingBytes: [UInt8] = [], spellingStarts: [UInt32] = [], spellingEnds: [UInt32] = []
+        valueBytes.reserveCapacity(foldedBytes.count)
+        valueEnds.reserveCapacity(order.count)
+        spellingStarts.reserveCapacity(order.count)
+        for (sorted, id) in order.enumerated() {
+            renumber[id] = UInt32(sorted)
+            valueBytes += foldedBytes[(id == 0 ? 0 : Int(foldedEnds[id - 1]))..<Int(foldedEnds[id])]
+            valueEnds.append(UInt32(valueBytes.count))
+            if let spelling = firstSpellings[id] {
+                spellingStarts.append(UInt32(spellingBytes.count))
+                spellingBytes += spelling.utf8
+            } else {
+                spellingStarts.append(.max)
+            }
+            spellingEnds.append(UInt32(spellingBytes.count))
+        }
+        foldedBytes = []
+        firstSpellings = []
+        var documentValues: [UInt32] = []
+        documentValues.reserveCapacity(entries.count)
+        var documentStarts: [UInt32] = [0]
+        documentStarts.reserveCapacity(documents.count + 1)
+        var valueStarts = [UInt32](repeating: 0, count: order.count + 1)
+        var local: [UInt32] = []
+        for d in 0..<documents.count {
+            local.removeAll(keepingCapacity: true)
+            for i in Int(starts[d])..<Int(starts[d + 1]) { local.append(renumber[Int(entries[i])]) }
+            local.sort()
+            var previous = UInt32.max
+            for id in local where id != previous {
+                documentValues.append(id)
+                valueStarts[Int(id) + 1] += 1
+                previous = id
+            }
+            documentStarts.append(UInt32(documentValues.count))
+        }
+        for v in 0..<order.count { valueStarts[v + 1] += valueStarts[v] }
+        var fill = valueStarts
+        var valueDocuments = [UInt32](repeating: 0, count: Int(valueStarts[order.count]))
+        for d in 0..<documents.count {
+            for i in Int(documentStarts[d])..<Int(documentStarts[d + 1]) {
+                let v = Int(documentValues[i])
+                valueDocuments[Int(fill[v])] = UInt32(d)
+                fill[v] += 1
+            }
+        }
+        self.valueBytes = valueBytes
+        self.valueEnds = valueEnds
+        self.spellingBytes = spellingBytes
+        self.spellingStarts = spellingStarts
+        self.spellingEnds = spellingEnds
+        self.documentValues = documentValues
+        self.documentStarts = documentStarts
+        self.valueStarts = valueStarts
+        self.valueDocuments = valueDocuments
+        self.present = present
+    }
+
+    /// The UTF-8 bytes of folded value `v`.
+    @inline(__always) func bytes(_ v: Int) -> ArraySlice<UInt8> {
+        valueBytes[(v == 0 ? 0 : Int(valueEnds[v - 1]))..<Int(valueEnds[v])]
+    }
+
+    /// Folded value `v`.
+    func value(_ v: Int) -> String { String(decoding: bytes(v), as: UTF8.self) }
+
+    /// Value `v` as first spelled in the segment.
+    func spelling(_ v: Int) -> String {
+        let start = spellingStarts[v]
+        guard start != .max else { return value(v) }
+        return String(decoding: spellingBytes[Int(start)..<Int(spellingEnds[v])], as: UTF8.self)
+    }
+
+    /// The id of the folded value `folded`, if the segment holds it.
+    func valueId(_ folded: String) -> UInt32? {
+        var folded = folded
+        return folded.withUTF8 { target in
+            valueBytes.withUnsafeBufferPointer { arena in
+                func value(_ v: Int) -> UnsafeBufferPointer<UInt8> {
+                    UnsafeBufferPointer(rebasing: arena[(v == 0 ? 0 : Int(valueEnds[v - 1]))..<Int(valueEnds[v])])
+                }
+                var lo = 0, hi = count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if UTF8Order.compare(value(mid), target) < 0 { lo = mid + 1 } else { hi = mid }
+                }
+                return lo < count && UTF8Order.compare(value(lo), target) == 0 ? UInt32(lo) : nil
+            }
+        }
+    }
+
+    /// The values of document `d` (ids, ascending).
+    @inline(__always) func values(of d: UInt32) -> ArraySlice<UInt32> {
+        documentValues[Int(documentStarts[Int(d)])..<Int(documentStarts[Int(d) + 1])]
+    }
+}

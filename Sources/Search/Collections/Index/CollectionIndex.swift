@@ -1,0 +1,186 @@
+import Base
+import Dispatch
+import Foundation
+
+/// The in-memory index of one collection, thread-safe.
+///
+/// Same concurrency design as `SearchIndex`: a query takes the current immutable snapshot under a
+/// very short lock and never waits for a writer; writes are serialized. The snapshot is a list of
+/// immutable segments, each with a mask of the documents replaced or deleted since it was built.
+/// A write (`apply`, a batch) masks the old versions and indexes only its new documents: into
+/// the *recent* segment (the segments below `recentSegmentDocuments` are merged with them),
+/// while larger segments are merged `mergeFanIn` at a time when that many are of one size class
+/// (×`mergeFanIn`), and a segment mostly deleted is rewritten. So a document is re-indexed about
+/// log₄(n / 1,024) times over its life, never the whole index per write.
+public final class CollectionIndex: Sendable {
+    public struct Configuration: Sendable, Hashable {
+        /// Segments with fewer live documents than this are merged into each write's new segment. Default 1,024.
+        public var recentSegmentDocuments = 1_024
+        /// Larger segments of one size class are merged when there are this many. Default 4.
+        public var mergeFanIn = 4
+        /// A segment with a larger share of its documents deleted is rewritten. Default 0.5.
+        public var maxDeletedFraction = 0.5
+
+        public init() {}
+    }
+
+    public let schema: CollectionSchema
+    public let configuration: Configuration
+    let layout: SchemaLayout
+    let decoder: CollectionDocumentDecoder
+    private let current: Locked<CollectionSnapshot>
+    private let writer = Locked<Void>(())
+    private let scratches = ScratchPool()
+
+    /// Indexes `documents`; for a repeated id the last one wins. Tokenizing runs on all cores.
+    public init(schema: CollectionSchema, documents: [CollectionDocument] = [], configuration: Configuration = Configuration()) {
+        self.schema = schema
+        self.configuration = configuration
+        layout = SchemaLayout(schema)
+        decoder = CollectionDocumentDecoder(schema: schema, limits: .unlimited)
+        var last = [String: Int](minimumCapacity: documents.count)
+        for (index, document) in documents.enumerated() { last[document.id] = index }
+        let unique = last.count == documents.count
+            ? documents : documents.enumerated().filter { last[$0.element.id] == $0.offset }.map(\.element)
+        var parts: [CollectionSnapshot.Part] = []
+        var start = 0
+        while start < unique.count {
+            let end = min(start + SegmentText.maxDocuments, unique.count)
+            parts.append(CollectionSnapshot.Part(CollectionSegment(Array(unique[start..<end]), layout: layout)))
+            start = end
+        }
+        current = Locked(CollectionSnapshot(parts: parts, version: 0))
+    }
+
+    var snapshot: CollectionSnapshot { current.withLock { $0 } }
+
+    /// Live documents.
+    public var count: Int { snapshot.count }
+
+    /// Incremented by every `apply` that changed something.
+    public var version: UInt64 { snapshot.version }
+
+    /// Segments now (for tests and figures).
+    var segmentCount: Int { snapshot.parts.count }
+
+    /// The current document with this id.
+    public func document(id: String) -> CollectionDocument? {
+        let snapshot = snapshot
+        guard let (part, d) = snapshot.locate(id) else { return nil }
+        return snapshot.parts[part].segment.document(Int(d), decoder: decoder)
+    }
+
+    /// Applies a batch of changes in order, visible together to the next query; returns what
+    /// each replaced or removed. Callers decode (and so validate) documents first.
+    @discardableResult
+    public func apply(_ changes: [CollectionChange]) -> [CollectionChangeOutcome] {
+        writer.withLock { _ in
+            var next = snapshot
+            var pending: [String: CollectionDocument] = [:]
+            var outcomes: [CollectionChangeOutcome] = []
+            outcomes.reserveCapacity(changes.count)
+            var changed = false
+            for change in changes {
+                var previous: CollectionDocument?
+                let id = change.id
+                if let document = pending[id] {
+                    previous = document
+                    pending[id] = nil
+                } else if let (part, d) = next.locate(id) {
+                    previous = next.parts[part].segment.document(Int(d), decoder: decoder)
+                    next.parts[part].deleted.insert(d)
+                    next.parts[part].deletedCount += 1
+                }
+                if case .upsert(let document) = change { pending[id] = document }
+                changed = changed || previous != nil || pending[id] != nil
+                outcomes.append(CollectionChangeOutcome(change: change, previous: previous))
+            }
+            guard changed else { return outcomes }
+            next.version += 1
+            restructure(&next, adding: Array(pending.values))
+            let swapped = next
+            current.withLock { $0 = swapped }
+            return outcomes
+        }
+    }
+
+    /// Puts `documents` in a new segment and applies the merge policy (see the type's comment).
+    private func restructure(_ snapshot: inout CollectionSnapshot, adding documents: [CollectionDocument]) {
+        var recent = documents
+        var rewritten: [[CollectionDocument]] = []
+        snapshot.parts.removeAll { part in
+            if part.liveCount == 0 { return true }
+            if part.liveCount < configuration.recentSegmentDocuments {
+                recent += liveDocuments(part)
+                return true
+            }
+            if Double(part.deletedCount) > Double(part.segment.count) * configuration.maxDeletedFraction {
+                rewritten.append(liveDocuments(part))
+                return true
+            }
+            return false
+        }
+        for batch in [recent] + rewritten where !batch.isEmpty {
+            // A segment numbers at most `SegmentText.maxDocuments`: a larger batch makes several.
+            for start in stride(from: 0, to: batch.count, by: SegmentText.maxDocuments) {
+                let slice = Array(batch[start..<min(start + SegmentText.maxDocuments, batch.count)])
+                snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(slice, layout: layout)))
+            }
+        }
+        while true {
+            var byLevel: [Int: [Int]] = [:]
+            for (index, part) in snapshot.parts.enumerated() { byLevel[level(part.liveCount), default: []].append(index) }
+            guard let (_, members) = byLevel.filter({ $0.key > 0 && $0.value.count >= configuration.mergeFanIn }).min(by: { $0.key < $1.key }),
+                members.reduce(0, { $0 + snapshot.parts[$1].liveCount }) <= SegmentText.maxDocuments
+            else { break }
+            let merged = members.flatMap { liveDocuments(snapshot.parts[$0]) }
+            let keep = Set(members)
+            snapshot.parts = snapshot.parts.enumerated().filter { !keep.contains($0.offset) }.map(\.element)
+            snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(merged, layout: layout)))
+        }
+    }
+
+    /// 0 below `recentSegmentDocuments`, then one more per factor of `mergeFanIn`.
+    private func level(_ live: Int) -> Int {
+        var level = 0, bound = configuration.recentSegmentDocuments
+        while live >= bound {
+            level += 1
+            bound *= max(configuration.mergeFanIn, 2)
+        }
+        return level
+    }
+
+    /// The live documents of a part, decoded again from their bodies (on all cores when many).
+    private func liveDocuments(_ part: CollectionSnapshot.Part) -> [CollectionDocument] {
+        let segment = part.segment
+        let chunks = segment.count < 4_096 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
+        let size = (segment.count + chunks - 1) / chunks
+        let results = Locked<[[CollectionDocument]]>(Array(repeating: [], count: chunks))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            var documents: [CollectionDocument] = []
+            for d in min(chunk * size, segment.count)..<min((chunk + 1) * size, segment.count) where !part.deleted.contains(UInt32(d)) {
+                if let document = segment.document(d, decoder: decoder) { documents.append(document) }
+            }
+            results.withLock { $0[chunk] = documents }
+        }
+        return results.withLock { $0.flatMap { $0 } }
+    }
+
+    /// Runs `query` on the current snapshot.
+    public func search(_ query: CollectionQuery) -> CollectionSearchResult {
+        let search = CollectionSearch(snapshot: snapshot, layout: layout, decoder: decoder, query: query)
+        return scratches.withScratch { search.run(scratch: $0) }
+    }
+}
+
+extension CollectionDocumentLimits {
+    /// No bounds: for bodies the index already accepted.
+    static let unlimited: CollectionDocumentLimits = {
+        var limits = CollectionDocumentLimits()
+        limits.maxBodyBytes = .max
+        limits.maxIdBytes = .max
+        limits.maxStringBytes = .max
+        limits.maxArrayElements = .max
+        return limits
+    }()
+}

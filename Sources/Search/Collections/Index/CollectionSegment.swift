@@ -1,0 +1,83 @@
+/// An immutable part of a collection: documents numbered densely by rank (higher first, missing
+/// last, then by id), their bodies, the inverted index of the searched fields and a column per
+/// declared field. Segments are built once and never change; a snapshot masks the documents
+/// replaced or deleted since.
+final class CollectionSegment: Sendable {
+    let count: Int
+    /// Id of each document, by number.
+    let ids: [String]
+    private let idTable: IdTable
+    /// Bodies in one arena (no array per document): body `d` ends at `bodyEnds[d]`.
+    private let bodyBytes: [UInt8]
+    private let bodyEnds: [Int]
+    /// The rank value of each document (NaN when missing); empty when the schema has no rank.
+    let ranks: [Double]
+    let text: SegmentText
+    /// One per declared field, in schema order.
+    let columns: [FieldColumn]
+
+    /// Indexes `documents` (ids unique; any order).
+    init(_ unordered: [CollectionDocument], layout: SchemaLayout) {
+        precondition(unordered.count <= SegmentText.maxDocuments, "a segment numbers at most 2^27 documents")
+        let rankOf: (CollectionDocument) -> Double = { document in
+            guard let field = layout.rankField, case .number(let value)? = document.values[field] else { return .nan }
+            return value
+        }
+        let unorderedRanks = layout.rankField == nil ? [] : unordered.map(rankOf)
+        let order = unordered.indices.sorted { a, b in
+            if !unorderedRanks.isEmpty {
+                let order = Self.rankOrder(unorderedRanks[a], unorderedRanks[b])
+                if order != 0 { return order < 0 }
+            }
+            return Self.idPrecedes(unordered[a].id, unordered[b].id)
+        }
+        let documents = order.map { unordered[$0] }
+        count = documents.count
+        ids = documents.map(\.id)
+        idTable = IdTable(ids)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(documents.reduce(0) { $0 + $1.body.count })
+        var ends: [Int] = []
+        ends.reserveCapacity(documents.count)
+        for document in documents {
+            bytes.append(contentsOf: document.body)
+            ends.append(bytes.count)
+        }
+        bodyBytes = bytes
+        bodyEnds = ends
+        ranks = layout.rankField == nil ? [] : order.map { unorderedRanks[$0] }
+        text = SegmentText(documents, layout: layout)
+        columns = FieldColumn.build(documents, layout: layout)
+    }
+
+    /// -1 when rank `a` comes first (higher; present before missing), 1 when `b` does, else 0.
+    @inline(__always) static func rankOrder(_ a: Double, _ b: Double) -> Int {
+        switch (a.isNaN, b.isNaN) {
+        case (false, true): return -1
+        case (true, false): return 1
+        case (true, true): return 0
+        case (false, false): return a > b ? -1 : a < b ? 1 : 0
+        }
+    }
+
+    /// The stable last tie-break: ids in UTF-8 byte order.
+    static func idPrecedes(_ a: String, _ b: String) -> Bool {
+        UTF8Order.precedes(a, b)
+    }
+
+    /// The number of the document with `id`.
+    func number(of id: String) -> UInt32? { idTable.number(of: id, in: ids) }
+
+    @inline(__always) func rank(_ d: Int) -> Double {
+        ranks.isEmpty ? .nan : ranks[d]
+    }
+
+    func body(_ d: Int) -> [UInt8] {
+        Array(bodyBytes[(d == 0 ? 0 : bodyEnds[d - 1])..<bodyEnds[d]])
+    }
+
+    /// Document `d` decoded again from its body (it was accepted with the same schema).
+    func document(_ d: Int, decoder: CollectionDocumentDecoder) -> CollectionDocument? {
+        try? decoder.decode(body(d))
+    }
+}

@@ -1,0 +1,31 @@
+/// One immutable state of a `CollectionIndex`: its segments, each with the documents replaced or
+/// deleted since it was built.
+struct CollectionSnapshot: Sendable {
+    struct Part: Sendable {
+        let segment: CollectionSegment
+        /// Documents of the segment no longer current.
+        var deleted: DocumentSet
+        var deletedCount: Int
+
+        init(_ segment: CollectionSegment) {
+            self.segment = segment
+            deleted = DocumentSet(capacity: segment.count)
+            deletedCount = 0
+        }
+
+        var liveCount: Int { segment.count - deletedCount }
+    }
+
+    var parts: [Part]
+    var version: UInt64
+
+    var count: Int { parts.reduce(0) { $0 + $1.liveCount } }
+
+    /// Where the current document with this id is: part index and document number.
+    func locate(_ id: String) -> (part: Int, document: UInt32)? {
+        for (index, part) in parts.enumerated().reversed() {
+            if let d = part.segment.number(of: id), !part.deleted.contains(d) { return (index, d) }
+        }
+        return nil
+    }
+}

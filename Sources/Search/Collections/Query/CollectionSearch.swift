@@ -1,0 +1,227 @@
+/// Runs one `CollectionQuery` over a snapshot, segment by segment: the filter compiled for the
+/// segment, then the text's matches that pass it (or, for an empty text, the filter's set), each
+/// counted for `total` and the facets in the same pass and offered to a bounded heap of the best
+/// `offset + limit` across segments (by the sort keys, then relevance).
+struct CollectionSearch {
+    /// A matching document on its way to the page.
+    struct Ranked {
+        var part: Int32
+        var document: UInt32
+        /// The relevance key without the document number (`CollectionRankKey`).
+        var tier: UInt64
+        /// The sort keys' values (`SortPlan`).
+        var keys: SIMD4<Double>
+    }
+
+    let snapshot: CollectionSnapshot
+    let layout: SchemaLayout
+    let decoder: CollectionDocumentDecoder
+    let query: CollectionQuery
+    let words: [QueryWord]
+    let sort: SortPlan
+    let limit: Int
+    let offset: Int
+
+    init(snapshot: CollectionSnapshot, layout: SchemaLayout, decoder: CollectionDocumentDecoder, query: CollectionQuery) {
+        self.snapshot = snapshot
+        self.layout = layout
+        self.decoder = decoder
+        self.query = query
+        words = ParsedQuery.words(of: query.text)
+        sort = SortPlan(query.sort, layout: layout)
+        limit = min(max(query.limit, 0), CollectionQuery.Limits.maxLimit)
+        offset = min(max(query.offset, 0), CollectionQuery.Limits.maxOffset)
+    }
+
+    func run(scratch: SearchScratch) -> CollectionSearchResult {
+        var heap = BoundedHeap<Ranked>(capacity: offset + limit)
+        var facets = FacetCounter(query.facets, layout: layout)
+        var total = 0
+        let precedes = order()
+        for (index, part) in snapshot.parts.enumerated() {
+            let segment = part.segment
+            let partIndex = Int32(index)
+            let filter = query.filter.map { SegmentFilter($0, segment: segment, layout: layout) }
+            facets.begin(segment)
+            if words.isEmpty {
+                if filter == nil, !facets.isEmpty { facets.addAll(except: part.deleted, deletedCount: part.deletedCount) }
+                if filter == nil, sort.isEmpty {
+                    // Every live document, in rank order: only the first `offset + limit` can be on the page.
+                    total += part.liveCount
+                    var offered = 0, d: UInt32 = 0
+                    while offered < heap.capacity, Int(d) < segment.count {
+                        if part.deletedCount == 0 || !part.deleted.contains(d) {
+                            heap.offer(Ranked(part: partIndex, document: d, tier: 0, keys: .zero), precedes: precedes)
+                            offered += 1
+                        }
+                        d += 1
+                    }
+                    continue
+                }
+                var matches = filter?.documents(count: segment.count) ?? .all(capacity: segment.count)
+                if part.deletedCount > 0 { matches.subtract(part.deleted) }
+                if filter != nil, !facets.isEmpty { facets.add(matches) }
+                if sort.isEmpty {
+                    // Documents are numbered by rank: without sort keys, a segment's first are its best.
+                    var offered = 0
+                    matches.forEach { d in
+                        total += 1
+                        guard offered < heap.capacity else { return }
+                        heap.offer(Ranked(part: partIndex, document: d, tier: 0, keys: .zero), precedes: precedes)
+                        offered += 1
+                    }
+                } else {
+                    var documents: [UInt32] = []
+                    documents.reserveCapacity(part.liveCount)
+                    matches.forEach { documents.append($0) }
+                    total += documents.count
+                    guard heap.capacity > 0 else { continue }
+                    let keys = documents.withUnsafeBufferPointer { sort.values($0, in: segment) }
+                    for (i, d) in documents.enumerated() {
+                        heap.offer(Ranked(part: partIndex, document: d, tier: 0, keys: keys[i]), precedes: precedes)
+                    }
+                }
+            } else {
+                var accumulator = scratch.accumulator(documents: segment.count)
+                matchText(part, filter: filter, accumulator: &accumulator, scratch: scratch)
+                if !facets.isEmpty { facets.add(accumulator.touched) }
+                total += accumulator.touchedCount
+                if sort.isEmpty {
+                    // Within a segment the key (tier, then number) is the order: keep its best by
+                    // key, then offer only those across segments.
+                    var best = BoundedHeap<UInt64>(capacity: heap.capacity)
+                    for d in accumulator.touched { best.offer(accumulator.key[Int(d)], precedes: <) }
+                    for key in best.elements {
+                        heap.offer(Ranked(part: partIndex, document: UInt32(truncatingIfNeeded: key), tier: CollectionRankKey.tier(key), keys: .zero), precedes: precedes)
+                    }
+                } else if heap.capacity > 0 {
+                    let keys = sort.values(accumulator.touched, in: segment)
+                    for (i, d) in accumulator.touched.enumerated() {
+                        let tier = CollectionRankKey.tier(accumulator.key[Int(d)])
+                        heap.offer(Ranked(part: partIndex, document: d, tier: tier, keys: keys[i]), precedes: precedes)
+                    }
+                }
+                scratch.accumulator = accumulator
+            }
+        }
+        let page = heap.sorted(by: precedes).dropFirst(offset)
+        let distanceFrom = sort.distancePoint ?? query.filter.flatMap(SegmentFilter.radiusCenter(in:))
+        var buffer = TokenBuffer()
+        let hits = page.map { hit(for: $0, distanceFrom: distanceFrom, buffer: &buffer) }
+        let (facetCounts, stats) = facets.result(limit: min(max(query.facetValuesLimit, 0), CollectionQuery.Limits.maxFacetValues))
+        return CollectionSearchResult(total: total, hits: hits, facets: facetCounts, stats: stats)
+    }
+
+    /// Records the documents of `part` matching the words into `accumulator` (the first word
+    /// admits documents, later words rank them), skipping deleted ones and those the filter
+    /// refuses. When the first word reaches more than a sixteenth of the segment's documents, the
+    /// filter is evaluated once as a set (a bit test per posting); otherwise per document admitted.
+    private func matchText(_ part: CollectionSnapshot.Part, filter: SegmentFilter?, accumulator: inout Accumulator, scratch: SearchScratch) {
+        let text = part.segment.text
+        let missing = UInt64(words.count - 1)
+        let wordMatches = words.map { text.dictionary.matches($0, scratch: scratch) }
+        var filterSet: DocumentSet?
+        if let filter {
+            let postings = wordMatches[0].reduce(0) { $0 + text.postingStarts[$1.terms.upperBound] - text.postingStarts[$1.terms.lowerBound] }
+            if postings * 16 > part.segment.count {
+                var set = filter.documents(count: part.segment.count)
+                if part.deletedCount > 0 { set.subtract(part.deleted) }
+                filterSet = set
+            }
+        }
+        let checkDeleted = part.deletedCount > 0 && filterSet == nil
+        text.postings.withUnsafeBufferPointer { postings in
+            for (index, word) in words.enumerated() {
+                let mark = UInt8(index + 1)
+                for match in wordMatches[index] {
+                    for term in match.terms {
+                        let exact = !word.isPrefix || term == match.exactTerm
+                        let base = CollectionRankKey.contribution(typos: match.typos, weight: 0, prefix: !exact)
+                        for i in text.postingStarts[term]..<text.postingStarts[term + 1] {
+                            let posting = postings[i]
+                            let d = posting & SegmentText.documentMask
+                            if index == 0 {
+                                if let filterSet {
+                                    if !filterSet.contains(d) { continue }
+                                } else if accumulator.stamp[Int(d)] != accumulator.generation {
+                                    // A document met for the first time: admitted only if live and passing the filter.
+                                    if checkDeleted, part.deleted.contains(d) { continue }
+                                    if let filter, !filter.matches(d) { continue }
+                                }
+                            }
+                            let weight = UInt64(posting >> SegmentText.documentBits) << CollectionRankKey.weightShift
+                            accumulator.record(d, word: mark, contribution: base | weight, missing: missing)
+                        }
+                    }
+                }
+                if index == 0, accumulator.touchedCount == 0 { return }
+            }
+        }
+    }
+
+    /// The sort keys, then relevance: the key's tier, then rank (higher first, missing last), then id.
+    func order() -> (Ranked, Ranked) -> Bool {
+        let parts = snapshot.parts
+        let sort = sort
+        return { a, b in
+            if !sort.isEmpty {
+                let order = sort.compare(a.keys, parts[Int(a.part)].segment, b.keys, parts[Int(b.part)].segment)
+                if order != 0 { return order < 0 }
+            }
+            if a.tier != b.tier { return a.tier < b.tier }
+            if a.part == b.part { return a.document < b.document }
+            let (x, y) = (parts[Int(a.part)].segment, parts[Int(b.part)].segment)
+            let order = CollectionSegment.rankOrder(x.rank(Int(a.document)), y.rank(Int(b.document)))
+            if order != 0 { return order < 0 }
+            return CollectionSegment.idPrecedes(x.ids[Int(a.document)], y.ids[Int(b.document)])
+        }
+    }
+
+    private func hit(for ranked: Ranked, distanceFrom point: GeoPoint?, buffer: inout TokenBuffer) -> CollectionHit {
+        let segment = snapshot.parts[Int(ranked.part)].segment
+        let d = Int(ranked.document)
+        let body = segment.body(d)
+        var highlight: [String: [[Int]]] = [:]
+        if !words.isEmpty, let document = try? decoder.decode(body) {
+            for (field, _) in layout.searched {
+                var ranges: [[Int]] = []
+                switch document.values[field] {
+                case .string(let text)?:
+                    ranges = Highlighter.ranges(in: text, words: words, buffer: &buffer)
+                case .strings(let texts)?:
+                    for (index, text) in texts.enumerated() {
+                        ranges += Highlighter.ranges(in: text, words: words, buffer: &buffer).map { [index] + $0 }
+                    }
+                default: break
+                }
+                if !ranges.isEmpty { highlight[layout.schema.fields[field].name] = ranges }
+            }
+        }
+        var distance: Double?
+        if let point, let field = layout.geoField, case .geo(let column) = segment.columns[field] {
+            distance = column.distance(ranked.document, from: point)
+        }
+        let missing = words.isEmpty ? 0 : CollectionRankKey.missing(ranked.tier)
+        return CollectionHit(
+            id: segment.ids[d], body: body, highlight: highlight, distance: distance,
+            wordsMatched: words.count - missing, typos: CollectionRankKey.typos(ranked.tier))
+    }
+}
+
+/// The 64-bit ranking key of a document for a collection query, lower first (the layout
+/// `Accumulator` keeps): bits 60-63 words not matched; 54-59 typos; 46-53 the sum over words of
+/// the weight of the heaviest field each matched (0 = the first searched field); 42-45 words
+/// matched only as a prefix; 0-31 the document number (rank order within its segment).
+enum CollectionRankKey {
+    static let typoShift: UInt64 = RankKey.typoShift
+    static let weightShift: UInt64 = 46
+    static let prefixShift: UInt64 = 42
+
+    static func contribution(typos: Int, weight: UInt32, prefix: Bool) -> UInt64 {
+        UInt64(typos) << typoShift | UInt64(weight) << weightShift | (prefix ? 1 << prefixShift : 0)
+    }
+
+    static func tier(_ key: UInt64) -> UInt64 { key & ~0xFFFF_FFFF }
+    static func missing(_ key: UInt64) -> Int { Int(key >> RankKey.missingShift) }
+    static func typos(_ key: UInt64) -> Int { Int(key >> typoShift & 0x3F) }
+}

@@ -1,0 +1,209 @@
+/// Counts the values of the requested facet fields over every matching document, segment by
+/// segment (in the pass that finds the matches), and the range of number fields.
+///
+/// Strings are counted by value id into an array per segment; values are merged by folded text
+/// only when several segments contribute, and only the `limit` most frequent are sorted.
+struct FacetCounter {
+    private enum Target {
+        case strings(field: Int)
+        case numbers(field: Int)
+        case booleans(field: Int)
+
+        var field: Int {
+            switch self {
+            case .strings(let field), .numbers(let field), .booleans(let field): return field
+            }
+        }
+    }
+
+    /// One segment's counts of one string field.
+    private struct SegmentCounts {
+        let column: StringColumn
+        var counts: [Int32]
+    }
+
+    private let names: [String]
+    private let targets: [Target]
+    private var strings: [[SegmentCounts]]
+    private var booleans: [(false: Int, true: Int)]
+    private var numbers: [[Double]]
+    private var segment: CollectionSegment?
+
+    init(_ facets: [String], layout: SchemaLayout) {
+        var names: [String] = [], targets: [Target] = []
+        for name in facets where !names.contains(name) {
+            guard let field = layout.fieldIndex(named: name) else { continue }
+            switch layout.schema.fields[field].type {
+            case .string, .stringArray: targets.append(.strings(field: field))
+            case .number: targets.append(.numbers(field: field))
+            case .boolean: targets.append(.booleans(field: field))
+            case .geo: continue
+            }
+            names.append(name)
+        }
+        self.names = names
+        self.targets = targets
+        strings = Array(repeating: [], count: targets.count)
+        booleans = Array(repeating: (0, 0), count: targets.count)
+        numbers = Array(repeating: [], count: targets.count)
+    }
+
+    var isEmpty: Bool { targets.isEmpty }
+
+    /// Starts counting in `segment`.
+    mutating func begin(_ segment: CollectionSegment) {
+        guard !targets.isEmpty else { return }
+        self.segment = segment
+        for (index, target) in targets.enumerated() {
+            if case .strings(let column) = segment.columns[target.field] {
+                strings[index].append(SegmentCounts(column: column, counts: [Int32](repeating: 0, count: column.count)))
+            }
+        }
+    }
+
+    /// Counts matching documents of the current segment.
+    mutating func add(_ documents: UnsafeBufferPointer<UInt32>) {
+        guard let segment else { return }
+        for (index, target) in targets.enumerated() {
+            switch segment.columns[target.field] {
+            case .strings(let column):
+                let last = strings[index].count - 1
+                column.documentValues.withUnsafeBufferPointer { values in
+                    column.documentStarts.withUnsafeBufferPointer { starts in
+                        strings[index][last].counts.withUnsafeMutableBufferPointer { counts in
+                            for d in documents {
+                                for i in Int(starts[Int(d)])..<Int(starts[Int(d) + 1]) { counts[Int(values[i])] += 1 }
+                            }
+                        }
+                    }
+                }
+            case .numbers(let column):
+                column.values.withUnsafeBufferPointer { values in
+                    for d in documents where !values[Int(d)].isNaN { numbers[index].append(values[Int(d)]) }
+                }
+            case .booleans(let column):
+                var counts = (false: 0, true: 0)
+                column.values.withUnsafeBufferPointer { values in
+                    for d in documents {
+                        switch values[Int(d)] {
+                        case 0: counts.false += 1
+                        case 1: counts.true += 1
+                        default: break
+                        }
+                    }
+                }
+                booleans[index].false += counts.false
+                booleans[index].true += counts.true
+            case .geo: break
+            }
+        }
+    }
+
+    /// Counts the documents of `set` in the current segment.
+    mutating func add(_ set: DocumentSet) {
+        var documents: [UInt32] = []
+        documents.reserveCapacity(min(set.capacity, 65_536))
+        set.forEach { d in
+            documents.append(d)
+            if documents.count == 65_536 {
+                documents.withUnsafeBufferPointer { add($0) }
+                documents.removeAll(keepingCapacity: true)
+            }
+        }
+        documents.withUnsafeBufferPointer { add($0) }
+    }
+
+    /// Counts every document of the current segment but `deleted`: from the columns' sizes, not
+    /// document by document.
+    mutating func addAll(except deleted: DocumentSet, deletedCount: Int) {
+        guard let segment else { return }
+        for (index, target) in targets.enumerated() {
+            switch segment.columns[target.field] {
+            case .strings(let column):
+                let last = strings[index].count - 1
+                for v in 0..<column.count { strings[index][last].counts[v] = Int32(column.valueStarts[v + 1] - column.valueStarts[v]) }
+                if deletedCount > 0 {
+                    deleted.forEach { d in
+                        for value in column.values(of: d) { strings[index][last].counts[Int(value)] -= 1 }
+                    }
+                }
+            case .numbers(let column):
+                for d in column.order where deletedCount == 0 || !deleted.contains(d) { numbers[index].append(column.values[Int(d)]) }
+            case .booleans(let column):
+                var trues = column.trueDocuments, falses = column.falseDocuments
+                if deletedCount > 0 {
+                    trues.subtract(deleted)
+                    falses.subtract(deleted)
+                }
+                booleans[index].true += trues.count
+                booleans[index].false += falses.count
+            case .geo: break
+            }
+        }
+    }
+
+    /// Per field, the `limit` most frequent values (then by value); stats of number fields.
+    func result(limit: Int) -> (facets: [String: [FacetCount]], stats: [String: FacetStats]) {
+        var facets: [String: [FacetCount]] = [:], stats: [String: FacetStats] = [:]
+        for (index, target) in targets.enumerated() {
+            let name = names[index]
+            switch target {
+            case .strings: facets[name] = Self.top(strings[index], limit: limit)
+            case .booleans:
+                let counts = booleans[index]
+                var list: [FacetCount] = []
+                if counts.false > 0 { list.append(FacetCount(value: "false", count: counts.false)) }
+                if counts.true > 0 { list.append(FacetCount(value: "true", count: counts.true)) }
+                facets[name] = Array(list.sorted { $0.count > $1.count }.prefix(limit))  // stable: false before true on ties
+            case .numbers:
+                let values = numbers[index].sorted()
+                var runs: [(value: Double, count: Int)] = []
+                for value in values {
+                    if let last = runs.last, last.value == value { runs[runs.count - 1].count += 1 } else { runs.append((value, 1)) }
+                }
+                // Runs are in value order: the position breaks count ties.
+                var heap = BoundedHeap<(count: Int, position: Int)>(capacity: limit)
+                let precedes: ((count: Int, position: Int), (count: Int, position: Int)) -> Bool = {
+                    $0.count != $1.count ? $0.count > $1.count : $0.position < $1.position
+                }
+                for (position, run) in runs.enumerated() { heap.offer((run.count, position), precedes: precedes) }
+                facets[name] = heap.sorted(by: precedes).map { FacetCount(value: Self.format(runs[$0.position].value), count: $0.count) }
+                if let first = values.first, let last = values.last { stats[name] = FacetStats(min: first, max: last) }
+            }
+        }
+        return (facets, stats)
+    }
+
+    /// The `limit` most frequent values of one field over its segments' counts.
+    private static func top(_ segments: [SegmentCounts], limit: Int) -> [FacetCount] {
+        let contributing = segments.filter { $0.counts.contains { $0 > 0 } }
+        if contributing.count <= 1 {
+            // One segment: its value ids are in value order.
+            guard let only = contributing.first else { return [] }
+            var heap = BoundedHeap<(count: Int32, value: Int)>(capacity: limit)
+            let precedes: ((count: Int32, value: Int), (count: Int32, value: Int)) -> Bool = {
+                $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value
+            }
+            for (value, count) in only.counts.enumerated() where count > 0 { heap.offer((count, value), precedes: precedes) }
+            return heap.sorted(by: precedes).map { FacetCount(value: only.column.spelling($0.value), count: Int($0.count)) }
+        }
+        var merged: [String: (spelling: String, count: Int)] = [:]
+        for segment in contributing {
+            for (value, count) in segment.counts.enumerated() where count > 0 {
+                merged[segment.column.value(value), default: (segment.column.spelling(value), 0)].count += Int(count)
+            }
+        }
+        var heap = BoundedHeap<(key: String, spelling: String, count: Int)>(capacity: limit)
+        let precedes: ((key: String, spelling: String, count: Int), (key: String, spelling: String, count: Int)) -> Bool = {
+            $0.count != $1.count ? $0.count > $1.count : UTF8Order.precedes($0.key, $1.key)
+        }
+        for (key, entry) in merged { heap.offer((key, entry.spelling, entry.count), precedes: precedes) }
+        return heap.sorted(by: precedes).map { FacetCount(value: $0.spelling, count: $0.count) }
+    }
+
+    /// A number as JSON writes it: whole numbers without a fraction.
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

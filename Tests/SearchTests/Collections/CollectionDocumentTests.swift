@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+@testable import Search
+
+@Suite struct CollectionDocumentTests {
+    private let schema = CollectionFixtures.products
+
+    private func decode(_ json: String, schema: CollectionSchema? = nil, limits: CollectionDocumentLimits = .default) throws(DocumentError) -> CollectionDocument {
+        try CollectionDocument.decode(json: Array(json.utf8), schema: schema ?? self.schema, limits: limits)
+    }
+
+    private func error(_ json: String, schema: CollectionSchema? = nil, limits: CollectionDocumentLimits = .default) -> DocumentError? {
+        do throws(DocumentError) {
+            _ = try decode(json, schema: schema, limits: limits)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func decodesDeclaredValuesAndKeepsTheBody() throws {
+        let json = #"  {"sku": "a-1", "title": "Red Shoe", "tags": ["shoe", "red"], "price": 12.5, "inStock": true, "#
+            + #""store": {"lat": 48.85, "lng": 2.35}, "extra": {"nested": [1, {"x": null}]}, "brand": null}"# + "\n"
+        let document = try decode(json)
+        #expect(document.id == "a-1")
+        #expect(document.values == [
+            .string("Red Shoe"), .strings(["shoe", "red"]), nil, nil, .number(12.5), .boolean(true),
+            .geo(GeoPoint(latitude: 48.85, longitude: 2.35)),
+        ])
+        // The body is the bytes as given, trimmed: undeclared fields included.
+        #expect(String(decoding: document.body, as: UTF8.self) == json.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(document.value(of: "price", in: schema) == .number(12.5))
+    }
+
+    @Test func anIntegerIdStaysAsGiven() throws {
+        let document = try decode(#"{"sku": -120, "title": "x"}"#)
+        #expect(document.id == "-120")
+        #expect(String(decoding: document.body, as: UTF8.self) == #"{"sku": -120, "title": "x"}"#)
+        // The id field may also be a declared string field: it gets the id's text.
+        let schema = CollectionSchema(fields: [FieldSchema(name: "id", type: .string, search: true)])
+        #expect(try decode(#"{"id": 42}"#, schema: schema).values == [.string("42")])
+    }
+
+    @Test func idErrors() {
+        #expect(error(#"{"title": "x"}"#) == .missingId(field: "sku"))
+        #expect(error(#"{"sku": true}"#) == .invalidId(field: "sku", reason: "must be a string or an integer"))
+        #expect(error(#"{"sku": null}"#) == .invalidId(field: "sku", reason: "must be a string or an integer"))
+        #expect(error(#"{"sku": 1.5}"#) == .invalidId(field: "sku", reason: "must be a string or an integer, not a fraction"))
+        #expect(error(#"{"sku": 1e3}"#) == .invalidId(field: "sku", reason: "must be a string or an integer, not a fraction"))
+        #expect(error(#"{"sku": ""}"#) == .invalidId(field: "sku", reason: "is empty"))
+        #expect(error(#"{"sku": "a/b"}"#) == .invalidId(field: "sku", reason: "contains a control character or '/'"))
+        #expect(error(#"{"sku": "a\u0001"}"#) == .invalidId(field: "sku", reason: "contains a control character or '/'"))
+        var limits = CollectionDocumentLimits()
+        limits.maxIdBytes = 4
+        #expect(error(#"{"sku": "abcde"}"#, limits: limits) == .idTooLong(bytes: 5, limit: 4))
+        #expect(error(#"{"sku": 123456}"#, limits: limits) == .idTooLong(bytes: 6, limit: 4))
+    }
+
+    @Test func wrongTypesNameTheField() {
+        #expect(error(#"{"sku": "1", "title": 5}"#) == .wrongType(field: "title", expected: .string))
+        #expect(error(#"{"sku": "1", "tags": "red"}"#) == .wrongType(field: "tags", expected: .stringArray))
+        #expect(error(#"{"sku": "1", "tags": ["red", 1]}"#) == .wrongType(field: "tags", expected: .stringArray))
+        #expect(error(#"{"sku": "1", "price": "12"}"#) == .wrongType(field: "price", expected: .number))
+        #expect(error(#"{"sku": "1", "inStock": 1}"#) == .wrongType(field: "inStock", expected: .boolean))
+        #expect(error(#"{"sku": "1", "store": [1, 2]}"#) == .wrongType(field: "store", expected: .geo))
+        #expect(error(#"{"sku": "1", "store": {"lat": 1}}"#) == .invalidGeo(field: "store", reason: #"expected {"lat": number, "lng": number}"#))
+        #expect(error(#"{"sku": "1", "store": {"lat": 1, "lng": "2"}}"#) == .invalidGeo(field: "store", reason: #"expected {"lat": number, "lng": number}"#))
+        // The id field declared with another type than string.
+        let schema = CollectionSchema(fields: [FieldSchema(name: "id", type: .number)])
+        #expect(error(#"{"id": 1}"#, schema: schema) == .wrongType(field: "id", expected: .number))
+    }
+
+    @Test func rangesAndLimits() {
+        #expect(error(#"{"sku": "1", "price": 1e400}"#) == .nonFiniteNumber(field: "price"))
+        #expect(error(#"{"sku": "1", "store": {"lat": 90.5, "lng": 0}}"#) == .latitudeOutOfRange(field: "store", 90.5))
+        #expect(error(#"{"sku": "1", "store": {"lat": 0, "lng": -180.01}}"#) == .longitudeOutOfRange(field: "store", -180.01))
+        #expect(error(#"{"sku": "1", "store": {"lat": 90, "lng": -180}}"#) == nil)
+        var limits = CollectionDocumentLimits()
+        limits.maxStringBytes = 3
+        limits.maxArrayElements = 2
+        #expect(error(#"{"sku": "1", "title": "abcd"}"#, limits: limits) == .stringTooLong(field: "title", bytes: 4, limit: 3))
+        #expect(error(#"{"sku": "1", "tags": ["a", "abcd"]}"#, limits: limits) == .stringTooLong(field: "tags", bytes: 4, limit: 3))
+        #expect(error(#"{"sku": "1", "tags": ["a", "b", "c"]}"#, limits: limits) == .tooManyElements(field: "tags", count: 3, limit: 2))
+        // Undeclared strings are stored, not bounded by the string limit.
+        #expect(error(#"{"sku": "1", "notes": "a long note"}"#, limits: limits) == nil)
+        limits.maxBodyBytes = 10
+        #expect(error(#"{"sku": "12345678"}"#, limits: limits) == .bodyTooLarge(bytes: 19, limit: 10))
+    }
+
+    @Test func malformedJSON() {
+        for json in [#"[1]"#, #""x""#, "", #"{"sku": "1""#, #"{"sku": "1"} x"#, #"{"sku": "1", "a": [1,}"#, #"{"sku": "1", "a": tru}"#, #"{"sku" "1"}"#] {
+            guard case .invalidJSON? = error(json) else {
+                Issue.record("expected invalid JSON for \(json), got \(String(describing: error(json)))")
+                continue
+            }
+        }
+        #expect(error(#"{"sku": "1", "title": "a", "title": "b"}"#) == .duplicateField("title"))
+        // Deep nesting in an undeclared field is refused, not a crash.
+        let deep = #"{"sku": "1", "x": "# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}"
+        guard case .invalidJSON(_, let reason)? = error(deep) else {
+            Issue.record("deep nesting accepted")
+            return
+        }
+        #expect(reason == "nested too deep")
+    }
+
+    @Test func geoFromTwoFields() throws {
+        let schema = CollectionSchema(fields: [
+            FieldSchema(name: "lat", type: .number),
+            FieldSchema(name: "location", type: .geo, from: GeoSource(latitude: "lat", longitude: "lon")),
+        ])
+        #expect(try decode(#"{"id": "1", "lat": 48.5, "lon": 2.25}"#, schema: schema).values
+            == [.number(48.5), .geo(GeoPoint(latitude: 48.5, longitude: 2.25))])
+        // Numeric strings, as CSV carries them.
+        #expect(try decode(#"{"id": "1", "lat": 48.5, "lon": " 2.25 "}"#, schema: schema).values[1] == .geo(GeoPoint(latitude: 48.5, longitude: 2.25)))
+        #expect(try decode(#"{"id": "1"}"#, schema: schema).values == [nil, nil])
+        #expect(error(#"{"id": "1", "lat": 48.5}"#, schema: schema) == .invalidGeo(field: "location", reason: "needs both 'lat' and 'lon'"))
+        #expect(error(#"{"id": "1", "lat": 48.5, "lon": "east"}"#, schema: schema) == .invalidGeo(field: "location", reason: "'lon' is not a number"))
+        #expect(error(#"{"id": "1", "lat": 91, "lon": 0}"#, schema: schema) == .latitudeOutOfRange(field: "location", 91))
+    }
+
+    @Test func errorsReadAsSentences() {
+        #expect(DocumentError.wrongType(field: "price", expected: .number).description == "field 'price' must be a number")
+        #expect(DocumentError.missingId(field: "sku").description == "the id field 'sku' is missing")
+    }
+}

@@ -1,0 +1,101 @@
+import Testing
+
+@testable import Search
+
+@Suite struct CollectionTextSearchTests {
+    private typealias F = CollectionFixtures
+
+    private func search(_ index: CollectionIndex, _ text: String, limit: Int = 10) -> CollectionSearchResult {
+        index.search(CollectionQuery(text: text, limit: limit))
+    }
+
+    @Test func heavierFieldFirst() {
+        let index = CollectionIndex(schema: F.products, documents: [
+            F.product("d", title: "Plain", description: "lamp", price: 900),
+            F.product("t", title: "Lamp", price: 1),
+            F.product("g", title: "Plain", tags: ["lamp"], price: 500),
+        ])
+        // title (first searched field) > tags > description, before rank (price).
+        #expect(F.ids(search(index, "lamp")) == ["t", "g", "d"])
+    }
+
+    @Test func fewerTyposFirst() {
+        let index = CollectionIndex(schema: F.products, documents: [
+            F.product("1", title: "Barcelone", price: 1000),
+            F.product("2", title: "Barcelona", price: 1),
+        ])
+        let result = search(index, "barcelona ")
+        #expect(F.ids(result) == ["2", "1"])
+        #expect(result.hits.map(\.typos) == [0, 1])
+    }
+
+    @Test func exactWordBeforePrefix() {
+        let index = CollectionIndex(schema: F.products, documents: [
+            F.product("long", title: "Yorkshire", price: 1000),
+            F.product("exact", title: "York", price: 1),
+        ])
+        #expect(F.ids(search(index, "york")) == ["exact", "long"])
+        // A finished word is not a prefix.
+        #expect(F.ids(search(index, "york ")) == ["exact"])
+    }
+
+    @Test func rankThenIdBreakTies() {
+        let index = CollectionIndex(schema: F.products, documents: [
+            F.product("b", title: "Chair"),
+            F.product("c", title: "Chair", price: 5),
+            F.product("a", title: "Chair"),
+            F.product("d", title: "Chair", price: 50),
+        ])
+        // Higher price first, documents without a price last, then by id.
+        #expect(F.ids(search(index, "chair")) == ["d", "c", "a", "b"])
+        #expect(F.ids(index.search(CollectionQuery())) == ["d", "c", "a", "b"])
+    }
+
+    @Test func moreWordsFirstAndMissingLaterWordsStillFind() {
+        let index = CollectionIndex(schema: F.products, documents: [
+            F.product("1", title: "Red Chair", price: 1),
+            F.product("2", title: "Chair", price: 100),
+            F.product("3", title: "Red Lamp", price: 1000),
+        ])
+        let result = search(index, "chair red")
+        #expect(F.ids(result) == ["1", "2"])
+        #expect(result.hits.map(\.wordsMatched) == [2, 1])
+        #expect(result.total == 2)
+        // The later word finds nothing: the first word's matches still come back.
+        #expect(F.ids(search(index, "chair zzzz")) == ["2", "1"])
+        // The first word finds nothing: no match (the first word admits documents).
+        #expect(search(index, "zzzz chair").total == 0)
+    }
+
+    @Test func typosFoldingAndPrefixAsOnTheCities() {
+        let index = CollectionIndex(schema: F.products, documents: [
+            F.product("1", title: "São Paulo Café"),
+            F.product("2", title: "Amsterdam"),
+        ])
+        #expect(F.ids(search(index, "sao pa")) == ["1"])
+        #expect(F.ids(search(index, "CAFE")) == ["1"])
+        #expect(F.ids(search(index, "amsterdma")) == ["2"])
+        #expect(F.ids(search(index, "msterdam")) == [])  // the first letter must be right
+    }
+
+    @Test func highlightsPerSearchedField() throws {
+        let index = CollectionIndex(schema: F.products, documents: [
+            F.product("1", title: "Café Lamp", tags: ["desk", "lamp shade"], description: "A lampe", brand: "Lamp")
+        ])
+        let hit = try #require(search(index, "lamp").hits.first)
+        #expect(hit.highlight["title"] == [[5, 9]])
+        #expect(hit.highlight["tags"] == [[1, 0, 4]])
+        #expect(hit.highlight["description"] == [[2, 6]])  // the prefix "lamp" of "lampe"
+        #expect(hit.highlight["brand"] == nil)  // not searched
+        #expect(search(index, "cafe lam").hits.first?.highlight["title"] == [[0, 4], [5, 8]])
+        #expect(index.search(CollectionQuery()).hits.first?.highlight == [:])
+    }
+
+    @Test func pagingAndTotal() {
+        let index = CollectionIndex(schema: F.products, documents: (0..<30).map { F.product("\($0)", title: "Item \($0)", price: Double($0)) })
+        let page = index.search(CollectionQuery(text: "item", limit: 5, offset: 10))
+        #expect(page.total == 30)
+        #expect(F.ids(page) == ["19", "18", "17", "16", "15"])
+        #expect(index.search(CollectionQuery(text: "item", limit: 0)).hits.isEmpty)
+    }
+}
