@@ -65,13 +65,16 @@ extension FilterParser {
         let tokens: [FilterToken]
         let schema: CollectionSchema
         let maxDepth: Int
+        /// What the text is, for "found the end of the ...": `filter`, `sort`, `facets`.
+        let subject: String
         private(set) var index = 0
         private var depth = 0
 
-        init(tokens: [FilterToken], schema: CollectionSchema, maxDepth: Int) {
+        init(tokens: [FilterToken], schema: CollectionSchema, maxDepth: Int, subject: String = "filter") {
             self.tokens = tokens
             self.schema = schema
             self.maxDepth = maxDepth
+            self.subject = subject
         }
 
         var current: FilterToken { tokens[index] }
@@ -93,6 +96,8 @@ extension FilterParser {
             if let previous { message += " after \(previous.quotedForMessage)" }
             if let keyword = current.keyword {
                 message += ", found the keyword \(keyword.rawValue) (quote it to use it as a name or a value)"
+            } else if current.kind == .end {
+                message += ", found the end of the \(subject)"
             } else {
                 message += ", found \(current.quotedForMessage)"
             }

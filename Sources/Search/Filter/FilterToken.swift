@@ -47,7 +47,7 @@ struct FilterToken: Sendable, Hashable {
         case .leftBracket: return "'['"
         case .rightBracket: return "']'"
         case .comma: return "','"
-        case .end: return "the end of the filter"
+        case .end: return "the end"
         }
     }
 
