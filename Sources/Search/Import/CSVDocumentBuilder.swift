@@ -147,10 +147,11 @@ public struct CSVDocumentBuilder: Sendable {
         case .number:
             try appendNumber(trimmed(cell[...]), limit: nil, to: &output)
         case .boolean:
-            switch String(decoding: trimmed(cell[...]), as: UTF8.self).lowercased() {
-            case "true", "1": JSONOutput.appendLiteral("true", to: &output)
-            case "false", "0": JSONOutput.appendLiteral("false", to: &output)
-            default: throw .invalid(expected: "a boolean (true, false, 1 or 0)")
+            guard let flag = boolean(trimmed(cell[...])) else { throw .invalid(expected: "a boolean (true, false, 1 or 0)") }
+            if flag {
+                JSONOutput.appendLiteral("true", to: &output)
+            } else {
+                JSONOutput.appendLiteral("false", to: &output)
             }
         case .geoPoint:
             let parts = cell.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
@@ -172,11 +173,16 @@ public struct CSVDocumentBuilder: Sendable {
     /// `1.50`), else as Swift writes the value (`.5` → `0.5`, `007` → `7.0`).
     private static func appendNumber(_ text: Slice<UnsafeBufferPointer<UInt8>>, limit: Double?, to output: inout [UInt8]) throws(Failure) {
         let expected = "a number"
-        guard text.count <= DecimalNumber.maxLength, DecimalNumber.isDecimal(text),
-            let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite
-        else { throw .invalid(expected: expected) }
+        guard text.count <= DecimalNumber.maxLength, DecimalNumber.isDecimal(text) else { throw .invalid(expected: expected) }
+        let isJSON = isJSONNumber(text)
+        // Without an exponent, at most `maxLength` digits are finite: no need to convert them.
+        if isJSON, limit == nil, !text.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            output.append(contentsOf: text)
+            return
+        }
+        guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { throw .invalid(expected: expected) }
         if let limit, abs(value) > limit { throw .invalid(expected: expected) }
-        if isJSONNumber(text) {
+        if isJSON {
             output.append(contentsOf: text)
         } else {
             output.append(contentsOf: value.description.utf8)
@@ -185,17 +191,40 @@ public struct CSVDocumentBuilder: Sendable {
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, given a decimal number.
     static func isJSONNumber(_ text: some Collection<UInt8>) -> Bool {
-        var bytes = Array(text)[...]
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        guard let first = bytes.first, first != UInt8(ascii: "+"), first != UInt8(ascii: ".") else { return false }
-        let digitsBeforePoint = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        if digitsBeforePoint.count > 1, first == UInt8(ascii: "0") { return false }
-        bytes = bytes.dropFirst(digitsBeforePoint.count)
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            guard let next = bytes.first, next >= UInt8(ascii: "0"), next <= UInt8(ascii: "9") else { return false }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        var index = text.startIndex
+        if index < text.endIndex, text[index] == UInt8(ascii: "-") { text.formIndex(after: &index) }
+        guard index < text.endIndex, isDigit(text[index]) else { return false }
+        let first = text[index]
+        var digits = 0
+        while index < text.endIndex, isDigit(text[index]) {
+            digits += 1
+            text.formIndex(after: &index)
+        }
+        if digits > 1, first == UInt8(ascii: "0") { return false }
+        if index < text.endIndex, text[index] == UInt8(ascii: ".") {
+            text.formIndex(after: &index)
+            guard index < text.endIndex, isDigit(text[index]) else { return false }
         }
         return true
+    }
+
+    /// `true`/`false` in any case, `1`/`0`.
+    private static func boolean(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool? {
+        func spells(_ word: StaticString) -> Bool {
+            text.count == word.utf8CodeUnitCount
+                && zip(text, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)).allSatisfy { $0 | 0x20 == $1 }
+        }
+        if text.count == 1 {
+            switch text.first {
+            case UInt8(ascii: "1"): return true
+            case UInt8(ascii: "0"): return false
+            default: return nil
+            }
+        }
+        if spells("true") { return true }
+        if spells("false") { return false }
+        return nil
     }
 
     private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {

@@ -244,11 +244,13 @@ public struct CSVRecordReader: Sendable {
         if let problem {
             output.append(.failure(ImportLineError(line: recordLine, problem)))
         } else {
-            let capacity = bytes.count
+            // The record takes the arrays; the next one likely needs as much room.
+            let (byteCapacity, cellCapacity) = (bytes.count, ends.count)
             output.append(.success(CSVRecord(line: recordLine, bytes: bytes, ends: ends)))
             bytes = []
-            bytes.reserveCapacity(capacity)
+            bytes.reserveCapacity(byteCapacity)
             ends = []
+            ends.reserveCapacity(cellCapacity)
         }
         problem = nil
         state = .recordStart
