@@ -138,3 +138,41 @@ import Testing
         }
     }
 }
+
+@Suite struct CSVDocumentReaderTests {
+    typealias Output = Result<CSVDocument, ImportLineError>
+
+    func read(_ text: String, cuts: [Int]) throws -> [Output] {
+        var reader = CSVDocumentReader(schema: Products.schema)
+        var outputs: [Output] = []
+        let input = Array(text.utf8)
+        var start = 0
+        for cut in cuts + [input.count] {
+            outputs += try reader.feed(input[start..<cut])
+            start = cut
+        }
+        return outputs + (try reader.finish())
+    }
+
+    @Test func documentsWithTheirLinesInAnyChunking() throws {
+        let csv = "\u{FEFF}sku,price,title\r\n1,2.5,\"a\nb\"\r\n2,x,\r\n\r\n3,,c"
+        let expected: [Output] = [
+            .success(CSVDocument(line: 2, json: Array(#"{"sku":"1","price":2.5,"title":"a\nb"}"#.utf8))),
+            .failure(ImportLineError(line: 4, "column 'price': 'x' is not a number")),
+            .success(CSVDocument(line: 6, json: Array(#"{"sku":"3","title":"c"}"#.utf8))),
+        ]
+        for cuts in ChunkFeeding.cutSets(Array(csv.utf8).count) {
+            #expect(try read(csv, cuts: cuts) == expected, "cut at \(cuts)")
+        }
+    }
+
+    @Test func aHeaderThatCannotBeUsedIsThrown() {
+        #expect(throws: ImportLineError(line: 1, "the header has no 'sku' column, the collection's id field")) {
+            try read("title,price\nx,1\n", cuts: [])
+        }
+        #expect(throws: ImportLineError(line: 1, "a quoted cell is not closed before the end of the input")) {
+            try read("\"sku", cuts: [])
+        }
+        #expect(throws: Never.self) { try read("", cuts: []) }
+    }
+}
