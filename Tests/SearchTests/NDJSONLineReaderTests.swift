@@ -53,6 +53,8 @@ import Testing
             "{\"a\":1}\r\n\n{\"b\":\"x\\ny\"}\n  \nlast",
             "\u{FEFF}abc\r\nabcdefghij\r\nde\r\n\r\n",
             "\n\r\nx\ry\n",
+            // Found by the fuzzer: a first line at the limit with a byte order mark and a CRLF.
+            "\u{FEFF}abcdef\r\nabcdefg\r\n",
         ]
         for text in inputs {
             let input = Array(text.utf8)

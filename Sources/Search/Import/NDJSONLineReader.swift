@@ -69,8 +69,10 @@ public struct NDJSONLineReader: Sendable {
     /// Keeps the start of a line until its end arrives, unless the line is already too long.
     private mutating func keep(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
         guard !skippingLongLine else { return }
-        // One byte over the limit may be the CR of a CRLF; more is too long whatever follows.
-        if pending.count + bytes.count > maxLineBytes + 1 {
+        // One byte over the limit may be the CR of a CRLF, and three more the first line's byte
+        // order mark (both dropped); more is too long whatever follows. `endLine` checks exactly.
+        let allowance = maxLineBytes + 1 + (linesEnded == 0 ? 3 : 0)
+        if pending.count + bytes.count > allowance {
             skippingLongLine = true
             pending = []
         } else {
