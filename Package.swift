@@ -108,6 +108,7 @@ let package = Package(
             name: "SignalboxTests",
             dependencies: [
                 "Base", "Signalbox", "Rx", "RxTest", "HTTP", "HTTPTesting", "Search",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]

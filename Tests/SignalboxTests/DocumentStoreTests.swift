@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import Signalbox
 
@@ -45,6 +46,51 @@ import Testing
             StoredChange(id: "a", body: nil, sequence: 4),
         ])
         #expect(snapshot.head == 4)
+    }
+
+    /// Issue 25: a store written by the release before collections (1dd7cca: documents keyed by
+    /// id, no head counter, no change log) opens and upgrades in place, every document and
+    /// sequence number kept, as the cities' documents.
+    @Test func aStoreFromTheReleaseBeforeCollectionsUpgradesInPlace() async throws {
+        do {
+            let old = try DatabaseQueue(path: path)
+            try await old.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1'), ('v2: epoch');
+                    CREATE TABLE document (id TEXT PRIMARY KEY, body BLOB, sequence INTEGER NOT NULL UNIQUE);
+                    CREATE TABLE meta (epoch TEXT NOT NULL);
+                    INSERT INTO meta (epoch) VALUES ('old-epoch');
+                    INSERT INTO document VALUES ('a', X'7B7D', 1), ('b', NULL, 3), ('c', X'7B7D', 7);
+                    """)
+            }
+        }
+        let store = try SQLiteStore(path: path)
+        let snapshot = try await store.snapshot()
+        #expect(snapshot.head == 7 && snapshot.epoch == "old-epoch")
+        #expect(snapshot.documents.map(\.id) == ["a", "b", "c"] && snapshot.documents.map(\.sequence) == [1, 3, 7])
+        #expect(snapshot.documents.allSatisfy { $0.collection == citiesCollection })
+        #expect(try await store.commit(.upsert(id: "d", body: Data("{}".utf8))) == 8)
+        #expect(try await store.commit(.putSchema(collection: "books", schema: Data(#"{"fields":[]}"#.utf8))) == 9)
+        #expect(try await store.commit(.upsert(collection: "books", id: "a", body: Data("{}".utf8))) == 10)
+        let after = try await store.snapshot()
+        #expect(after.collections.map(\.name) == ["books"] && after.documents.count == 5)
+        #expect(try store.integrityCheck())
+    }
+
+    @Test func collectionsKeepTheirDocumentsApartAndADroppedOneTakesThemAlong() async throws {
+        let store = try SQLiteStore(path: path, history: 100)
+        _ = try await store.commit(.putSchema(collection: "books", schema: Data("{}".utf8)))
+        _ = try await store.commit(.upsert(collection: "books", id: "1", body: Data(#"{"t":"b"}"#.utf8)))
+        _ = try await store.commit(.upsert(id: "1", body: Data(#"{"name":"city"}"#.utf8)))
+        let first = try await store.commit(batch: (2...4).map { .upsert(collection: "books", id: "\($0)", body: Data("{}".utf8)) })
+        #expect(first == 4)
+        #expect(try await store.snapshot().documents.count == 5)
+        #expect(try await store.commit(.dropCollection(collection: "books")) == 7)
+        let snapshot = try await store.snapshot()
+        #expect(snapshot.documents.map(\.collection) == [citiesCollection] && snapshot.collections.isEmpty)
+        #expect(snapshot.recentChanges.map(\.sequence) == Array(1...7))
+        #expect(snapshot.recentChanges.last == StoredChange(collection: "books", kind: .schema, id: "", body: nil, sequence: 7))
     }
 
     @Test func deletingWhatDoesNotExistIsNotFoundAndTakesNoSequenceNumber() async throws {

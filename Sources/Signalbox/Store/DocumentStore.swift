@@ -1,12 +1,34 @@
 import Foundation
 
-/// One committed change: the latest write for a document id.
+/// The built-in collection: the base data set (the embedded cities) and the writes to it.
+let citiesCollection = "cities"
+
+/// What a change in the log is about.
+enum StoredChangeKind: String, Sendable {
+    /// A document was written (`body` its JSON) or deleted (`body` nil, a tombstone).
+    case document
+    /// A collection's schema was put (`body` the schema's JSON) or the collection was
+    /// deleted with its documents (`body` nil); `id` is empty.
+    case schema
+}
+
+/// One committed change: the latest write for a document id (in the snapshot's documents),
+/// or one entry of the change log.
 ///
 /// `body` is the document's JSON, or `nil` when the document was deleted
 /// (a tombstone, so a deleted base-data document stays deleted).
 struct StoredChange: Sendable, Equatable {
+    var collection: String = citiesCollection
+    var kind: StoredChangeKind = .document
     var id: String
     var body: Data?
+    var sequence: Int64
+}
+
+/// A collection as the store keeps it: its name, its schema's JSON and the change that put it.
+struct StoredCollection: Sendable, Equatable {
+    var name: String
+    var schema: Data
     var sequence: Int64
 }
 
@@ -23,24 +45,49 @@ struct StoreSnapshot: Sendable {
     /// store's history): what a replica that starts now replays to a client resuming with a
     /// `Last-Event-ID`, so a restart does not cut every client's resume short.
     var recentChanges: [StoredChange] = []
+    /// The collections created with `PUT /collections/{name}` (not the built-in cities), by name.
+    var collections: [StoredCollection] = []
 }
 
 /// A write to make durable.
-enum StoreWrite: Sendable {
-    case upsert(id: String, body: Data)
+enum StoreWrite: Sendable, Equatable {
+    case upsert(collection: String = citiesCollection, id: String, body: Data)
     /// `inBaseData`: whether the base data set has the id, so a delete of a document
     /// never written but served from the base data is a real change, not a 404.
-    case delete(id: String, inBaseData: Bool)
+    case delete(collection: String = citiesCollection, id: String, inBaseData: Bool)
+    /// Creates or replaces a collection's schema.
+    case putSchema(collection: String, schema: Data)
+    /// Deletes a collection and every document of it.
+    case dropCollection(collection: String)
 
+    var collection: String {
+        switch self {
+        case .upsert(let collection, _, _), .delete(let collection, _, _), .putSchema(let collection, _),
+            .dropCollection(let collection):
+            collection
+        }
+    }
+
+    /// The document's id; empty for a collection's schema.
     var id: String {
         switch self {
-        case .upsert(let id, _), .delete(let id, _): id
+        case .upsert(_, let id, _), .delete(_, let id, _): id
+        case .putSchema, .dropCollection: ""
+        }
+    }
+
+    var kind: StoredChangeKind {
+        switch self {
+        case .upsert, .delete: .document
+        case .putSchema, .dropCollection: .schema
         }
     }
 
     var body: Data? {
-        if case .upsert(_, let body) = self { return body }
-        return nil
+        switch self {
+        case .upsert(_, _, let body), .putSchema(_, let body): body
+        case .delete, .dropCollection: nil
+        }
     }
 }
 
@@ -56,6 +103,9 @@ protocol DocumentStore: Sendable {
     /// document that does not exist throws ``DocumentNotFound``; a store that
     /// cannot commit throws ``StoreError``.
     func commit(_ write: StoreWrite) async throws -> Int64
+    /// Makes every upsert of `batch` durable in one transaction, all or none, with consecutive
+    /// sequence numbers in order; returns the first one. An import commits in such batches.
+    func commit(batch: [StoreWrite]) async throws -> Int64
     /// Releases connections and files.
     func close() async
 }

@@ -4,10 +4,10 @@ import GRDB
 
 /// The single-node store: one SQLite file (through GRDB), the default.
 ///
-/// It keeps the latest write per document id, and the newest changes in a change log
-/// (`history` of them) so a restarted server serves `Last-Event-ID` resumes from before
-/// the restart. Each write commits with
-/// `synchronous = FULL` in WAL mode before it returns, so a write that was
+/// It keeps the collections' schemas, the latest write per document of each collection,
+/// a head counter, and the newest changes in a change log (`history` of them) so a
+/// restarted server serves `Last-Event-ID` resumes from before the restart. Each write
+/// commits with `synchronous = FULL` in WAL mode before it returns, so a write that was
 /// answered is on disk even if the process is killed right after.
 final class SQLiteStore: DocumentStore {
     private let database: DatabaseQueue
@@ -30,62 +30,52 @@ final class SQLiteStore: DocumentStore {
         do {
             try SQLiteStoreChecks.quickCheck(path)
             database = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(database)
+            try SQLiteStoreMigrations.migrator.migrate(database)
         } catch {
             throw SQLiteStoreChecks.startError(error, path: path)
         }
     }
 
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "document") { table in
-                table.primaryKey("id", .text)
-                table.column("body", .blob)
-                table.column("sequence", .integer).notNull().unique()
-            }
-        }
-        migrator.registerMigration("v2: epoch") { db in
-            try db.create(table: "meta") { table in
-                table.column("epoch", .text).notNull()
-            }
-            try db.execute(sql: "INSERT INTO meta (epoch) VALUES (?)", arguments: [UUID().uuidString.lowercased()])
-        }
-        // Starts empty on an upgraded store: resumes from before the upgrade get a reset, as before.
-        migrator.registerMigration("v3: change log") { db in
-            try db.create(table: "change") { table in
-                table.primaryKey("sequence", .integer)
-                table.column("id", .text).notNull()
-                table.column("body", .blob)
-            }
-        }
-        return migrator
-    }
-
     func snapshot() async throws -> StoreSnapshot {
         try await database.read { db in
-            let documents = try Row.fetchAll(db, sql: "SELECT id, body, sequence FROM document ORDER BY sequence").map {
-                StoredChange(id: $0["id"], body: $0["body"], sequence: $0["sequence"])
-            }
-            let epoch = try String.fetchOne(db, sql: "SELECT epoch FROM meta") ?? ""
+            let documents = try Row.fetchAll(
+                db, sql: "SELECT collection, id, body, sequence FROM document ORDER BY sequence"
+            ).map { StoredChange(collection: $0["collection"], id: $0["id"], body: $0["body"], sequence: $0["sequence"]) }
+            let meta = try Row.fetchOne(db, sql: "SELECT epoch, head FROM meta")
             let recent = try Row.fetchAll(
-                db, sql: "SELECT id, body, sequence FROM change ORDER BY sequence DESC LIMIT ?", arguments: [history]
-            ).reversed().map { StoredChange(id: $0["id"], body: $0["body"], sequence: $0["sequence"]) }
-            return StoreSnapshot(documents: documents, head: documents.last?.sequence ?? 0, epoch: epoch, recentChanges: recent)
+                db, sql: "SELECT collection, kind, id, body, sequence FROM change ORDER BY sequence DESC LIMIT ?", arguments: [history]
+            ).reversed().map(Self.change)
+            let collections = try Row.fetchAll(db, sql: "SELECT name, schema, sequence FROM collection ORDER BY name").map {
+                StoredCollection(name: $0["name"], schema: $0["schema"], sequence: $0["sequence"])
+            }
+            return StoreSnapshot(
+                documents: documents, head: meta?["head"] ?? 0, epoch: meta?["epoch"] ?? "", recentChanges: recent,
+                collections: collections)
         }
+    }
+
+    private static func change(_ row: Row) -> StoredChange {
+        StoredChange(
+            collection: row["collection"], kind: StoredChangeKind(rawValue: row["kind"]) ?? .document, id: row["id"],
+            body: row["body"], sequence: row["sequence"])
     }
 
     func commit(_ write: StoreWrite) async throws -> Int64 {
+        try await commit(batch: [write])
+    }
+
+    func commit(batch: [StoreWrite]) async throws -> Int64 {
         try await withCheckedThrowingContinuation { continuation in
-            writer.async { continuation.resume(with: Result { try self.write(write) }) }
+            writer.async { continuation.resume(with: Result { try self.write(batch) }) }
         }
     }
 
-    /// Commits `write` on the calling thread; returns its sequence number. A full disk is
-    /// ``StoreError/full(detail:)``, other I/O failures ``StoreError/unavailable(detail:)``.
-    func write(_ write: StoreWrite) throws -> Int64 {
+    /// Commits `writes` in one transaction on the calling thread; returns the first one's
+    /// sequence number. A full disk is ``StoreError/full(detail:)``, other I/O failures
+    /// ``StoreError/unavailable(detail:)``.
+    func write(_ writes: [StoreWrite]) throws -> Int64 {
         do {
-            return try insert(write)
+            return try database.write { db in try insert(writes, db) }
         } catch let missing as DocumentNotFound {
             throw missing
         } catch {
@@ -93,25 +83,50 @@ final class SQLiteStore: DocumentStore {
         }
     }
 
-    private func insert(_ write: StoreWrite) throws -> Int64 {
-        try database.write { db in
-            if case .delete(let id, let inBaseData) = write {
-                let stored = try Row.fetchOne(db, sql: "SELECT body IS NOT NULL AS live FROM document WHERE id = ?", arguments: [id])
+    private func insert(_ writes: [StoreWrite], _ db: Database) throws -> Int64 {
+        let head = try Int64.fetchOne(db, sql: "SELECT head FROM meta") ?? 0
+        var sequence = head
+        let logFrom = head + Int64(writes.count) - history  // only the newest `history` go to the log
+        for write in writes {
+            sequence += 1
+            switch write {
+            case .upsert(let collection, let id, let body):
+                try db.execute(
+                    sql: """
+                        INSERT INTO document (collection, id, body, sequence) VALUES (?, ?, ?, ?)
+                        ON CONFLICT(collection, id) DO UPDATE SET body = excluded.body, sequence = excluded.sequence
+                        """,
+                    arguments: [collection, id, body, sequence])
+            case .delete(let collection, let id, let inBaseData):
+                let stored = try Row.fetchOne(
+                    db, sql: "SELECT body IS NOT NULL AS live FROM document WHERE collection = ? AND id = ?", arguments: [collection, id])
                 guard stored.map({ $0["live"] as Bool }) ?? inBaseData else { throw DocumentNotFound(id: id) }
+                try db.execute(
+                    sql: """
+                        INSERT INTO document (collection, id, body, sequence) VALUES (?, ?, NULL, ?)
+                        ON CONFLICT(collection, id) DO UPDATE SET body = NULL, sequence = excluded.sequence
+                        """,
+                    arguments: [collection, id, sequence])
+            case .putSchema(let collection, let schema):
+                try db.execute(
+                    sql: """
+                        INSERT INTO collection (name, schema, sequence) VALUES (?, ?, ?)
+                        ON CONFLICT(name) DO UPDATE SET schema = excluded.schema, sequence = excluded.sequence
+                        """,
+                    arguments: [collection, schema, sequence])
+            case .dropCollection(let collection):
+                try db.execute(sql: "DELETE FROM collection WHERE name = ?", arguments: [collection])
+                try db.execute(sql: "DELETE FROM document WHERE collection = ?", arguments: [collection])
             }
-            let next = (try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM document") ?? 0) + 1
-            try db.execute(
-                sql: """
-                    INSERT INTO document (id, body, sequence) VALUES (?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET body = excluded.body, sequence = excluded.sequence
-                    """,
-                arguments: [write.id, write.body, next]
-            )
-            try db.execute(
-                sql: "INSERT INTO change (sequence, id, body) VALUES (?, ?, ?)", arguments: [next, write.id, write.body])
-            try db.execute(sql: "DELETE FROM change WHERE sequence <= ?", arguments: [next - history])
-            return next
+            if sequence > logFrom {
+                try db.execute(
+                    sql: "INSERT INTO change (sequence, collection, kind, id, body) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [sequence, write.collection, write.kind.rawValue, write.id, write.body])
+            }
         }
+        try db.execute(sql: "UPDATE meta SET head = ?", arguments: [sequence])
+        try db.execute(sql: "DELETE FROM change WHERE sequence <= ?", arguments: [sequence - history])
+        return head + 1
     }
 
     func close() async {}
