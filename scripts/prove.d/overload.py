@@ -17,7 +17,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import Report, Server, arguments, get, percentile, raise_fd_limit  # noqa: E402
+from common import Server, arguments  # noqa: E402
+from harness import Report, get, percentile, raise_fd_limit  # noqa: E402
 
 LIMIT = 64
 # Bound on the time from connect to the whole 503: "at once" on a loaded 2-core machine.
