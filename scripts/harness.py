@@ -193,10 +193,6 @@ def put_document(port, doc_id, document, key=API_KEY, **options):
     return request(port, "PUT", f"/documents/{doc_id}", body=document, key=key, **options)
 
 
-def delete_document(port, doc_id, key=API_KEY, **options):
-    return request(port, "DELETE", f"/documents/{doc_id}", key=key, **options)
-
-
 def curl(*args):
     """Runs curl (headers dumped, 10 s at most); returns (status, lower-case headers, body text)."""
     out = subprocess.run(

@@ -84,7 +84,8 @@ def connections_part(report, server):
 
 def writes_part(report, server):
     statuses, retry_after = {}, set()
-    helper = Writer(server.port, prefix="limits-other", ids=5, title="Limits other", key=OTHER_KEY, pause=0.2)  # 5/s: inside its own bucket
+    # Another key at 5/s: inside its own bucket.
+    helper = Writer(server.port, prefix="limits-other", ids=5, title="Limits other", key=OTHER_KEY, pause=0.2)
     helper.start()
     connection = connect(server.port)
     started = time.monotonic()
@@ -149,11 +150,11 @@ def rotation_part(report, server, keys_file):
     stream.start()
     steps = []
     write_keys(OLD_KEY, NEW_KEY, OTHER_KEY)
-    server.process.send_signal(signal.SIGHUP)
+    server.send_signal(signal.SIGHUP)
     time.sleep(1)
     steps.append(("old and new", put(server.port, OLD_KEY, "rot-1")[0], put(server.port, NEW_KEY, "rot-2")[0]))
     write_keys(NEW_KEY, OTHER_KEY)
-    server.process.send_signal(signal.SIGHUP)
+    server.send_signal(signal.SIGHUP)
     started = time.monotonic()
     old_status = None
     while time.monotonic() - started < 5:
@@ -168,8 +169,7 @@ def rotation_part(report, server, keys_file):
                    steps == [("old and new", 204, 204), ("new only", 401, 204)])
     report.require("no restart: the same process, its open stream untouched", server.alive() and stream.ended is None)
     stream.close()
-    with open(server.log_path, errors="replace") as f:
-        log = f.read()
+    log = server.log_text()
     report.require("no key appears in the server's log", not any(k in log for k in (OLD_KEY, NEW_KEY, OTHER_KEY)))
 
 

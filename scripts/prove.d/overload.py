@@ -164,8 +164,7 @@ def descriptors_exhausted(report, args):
             s.close()
         waited, counts = server.wait_for_connections(baseline, timeout=15)
         report.require("connections and descriptors return to the baseline", waited is not None, f"{counts} vs {baseline}")
-        with open(server.log_path, errors="replace") as f:
-            log = f.read()
+        log = server.log_text()
         paused, resumed = log.count("out of descriptors: accepting paused"), log.count("accepting again after running out")
         report.figure(f"log: {paused} 'accepting paused' and {resumed} 'accepting again' line(s) for the episode")
         report.require("the episode is logged once (not once per failed accept)", paused == 1 and resumed == 1, f"{paused}, {resumed}")

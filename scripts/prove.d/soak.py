@@ -196,7 +196,8 @@ def main():
         report.require("SSE: events reach the clients (≥ 90% of sessions of 2 s or more see one)",
                        stats.long_sessions > 0 and stats.long_sessions_with_events >= 0.9 * stats.long_sessions)
         report.figure(f"writes: {writes.statuses}")
-        report.require("every write is answered 204", set(writes.statuses) == {204}, f"{writes.statuses} {writes.failures[:3]}")
+        report.require("every write is answered 204", set(writes.statuses) == {204},
+                       f"{writes.statuses}" + (f"; {writes.failures[:3]}" if writes.failures else ""))
 
         warm = [s for s in samples if seconds * 0.3 - 3 <= s[0] <= seconds * 0.3]
         last = samples[-3:]

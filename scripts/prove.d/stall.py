@@ -43,10 +43,10 @@ def main():
         for round_number in range(1, rounds + 1):
             slowloris = socket.create_connection(("127.0.0.1", server.port), timeout=30)
             slowloris.sendall(b"GET /search?q=a HTTP/1.1\r\nHost: prove\r\n")
-            server.process.send_signal(signal.SIGSTOP)
+            server.send_signal(signal.SIGSTOP)
             stopped = time.monotonic()
             time.sleep(STALL_SECONDS)
-            server.process.send_signal(signal.SIGCONT)
+            server.send_signal(signal.SIGCONT)
             continued = time.monotonic()
             time.sleep(3)
             resumed = [s.first_data_after(continued) for s in streams]
