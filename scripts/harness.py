@@ -31,6 +31,10 @@ READY_TIMEOUT = 90
 READY_POLL = 0.05
 # SIGTERM to exit: longer than the server's default grace period.
 STOP_TIMEOUT = 30
+# One check of `run_checks` at the most: longer than any takes on a loaded machine (four servers
+# started one after another), short enough that a check waiting for an event that never comes
+# fails instead of hanging the run.
+CHECK_SECONDS = 300
 
 
 # ---------------------------------------------------------------------------------------------
@@ -138,14 +142,29 @@ class Report:
         sys.exit(1 if self.failures else 0)
 
 
-def run_checks(report, checks, subject):
-    """Runs each check (a function of `subject`) in order; an exception fails that check and the
-    others still run."""
-    for check in checks:
-        try:
-            check(subject)
-        except Exception as error:  # noqa: BLE001 (a check's bug or an unexpected answer: report it, go on)
-            report.require(f"{check.__name__} runs to its end", False, f"{type(error).__name__}: {error}")
+class CheckTimedOut(Exception):
+    pass
+
+
+def run_checks(report, checks, subject, seconds=CHECK_SECONDS):
+    """Runs each check (a function of `subject`) in order, in the main thread; an exception, or
+    more than `seconds` s (SIGALRM ends a blocking read), fails that check and the others still run."""
+
+    def timed_out(*_):
+        raise CheckTimedOut(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, timed_out)
+    try:
+        for check in checks:
+            signal.alarm(seconds)
+            try:
+                check(subject)
+            except Exception as error:  # noqa: BLE001 (a check's bug or an unexpected answer: report it, go on)
+                report.require(f"{check.__name__} runs to its end", False, f"{type(error).__name__}: {error}")
+            finally:
+                signal.alarm(0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
 
 
 # ---------------------------------------------------------------------------------------------
