@@ -13,8 +13,6 @@ of it: the server must exit 0 within its grace period. Any sanitizer report in t
 fails the part (run it against `-sanitize=address` / `-sanitize=thread` builds: see
 `scripts/prove-sanitizers`). Short: 15 s of churn; long: 120 s.
 """
-import http.client
-import json
 import os
 import random
 import socket
@@ -24,7 +22,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import API_KEY, Report, Server, arguments, get  # noqa: E402
+from common import Server, arguments  # noqa: E402
+from harness import API_KEY, Report, Writer, get  # noqa: E402
 
 
 def reset(sock):
@@ -82,33 +81,9 @@ class Churner(threading.Thread):
             self.counts[name] += 1
 
 
-class Writer(threading.Thread):
-    def __init__(self, port):
-        super().__init__(daemon=True)
-        self.port, self.statuses, self.stop = port, {}, threading.Event()
-
-    def run(self):
-        n = 0
-        connection = None
-        while not self.stop.is_set():
-            n += 1
-            try:
-                connection = connection or http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-                body = json.dumps({"name": f"Churn {n}", "attributes": {"countryCode": "DE"}})
-                connection.request("PUT", f"/documents/churn-{n % 30}", body=body,
-                                   headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"})
-                response = connection.getresponse()
-                response.read()
-                self.statuses[response.status] = self.statuses.get(response.status, 0) + 1
-            except (OSError, http.client.HTTPException):
-                self.statuses["error"] = self.statuses.get("error", 0) + 1
-                connection = None
-            time.sleep(0.02)
-
-
 def churn(port, seconds, seed):
     churners = [Churner(port, seed + i) for i in range(8)]
-    writer = Writer(port)
+    writer = Writer(port, prefix="churn", ids=30, title="Churn", country="DE", pause=0.02)  # every /events stream is written to
     for t in churners + [writer]:
         t.start()
     return churners, writer

@@ -12,7 +12,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import API_KEY, Report, Server, arguments  # noqa: E402
+from common import Server, arguments  # noqa: E402
+from harness import API_KEY, Report  # noqa: E402
 
 # Event streams never end, so a generated request to them would hang until the timeout: they are
 # left to scripts/e2e.d/plain.py (which reads them with an SSE client) and the soak part.

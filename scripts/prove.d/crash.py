@@ -9,60 +9,52 @@ the same store, and for every id the document is what its last write answered 20
 (the body it stored, or absent after a delete), or what the one write in flight at the kill
 (sent, never answered) would leave. Short mode: 2 rounds; long mode: 10, on one store.
 """
-import http.client
 import json
 import os
 import random
 import sqlite3
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import API_KEY, Report, Server, arguments, get  # noqa: E402
+from common import Server, arguments  # noqa: E402
+from harness import Report, Request, Writer, get  # noqa: E402
 
 WRITERS = 6
 IDS_PER_WRITER = 20
-AUTH = {"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"}
 
 
-class Writer(threading.Thread):
+class CrashWriter(Writer):
+    """Writes its own ids as fast as answered, so the expected state of each is exact."""
+
     def __init__(self, port, index, state, seed):
-        super().__init__(daemon=True)
-        self.port, self.index, self.random = port, index, random.Random(seed)
+        super().__init__(port)
+        self.index, self.random = index, random.Random(seed)
         self.state = state  # id -> expected name (None: absent); shared across rounds
         self.in_flight = None  # (id, name or None) sent but not answered
         self.acknowledged = 0
         self.refused = []
-        self.stop = False
 
-    def run(self):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        n = 0
-        while not self.stop:
-            key = f"crash-{self.index}-{self.random.randrange(IDS_PER_WRITER)}"
-            delete = self.state.get(key) is not None and self.random.random() < 0.25
-            n += 1
-            name = None if delete else f"Crash writer {self.index} write {n} {self.random.random():.6f}"
-            self.in_flight = (key, name)
-            try:
-                if delete:
-                    connection.request("DELETE", f"/documents/{key}", headers=AUTH)
-                else:
-                    body = {"name": name, "alternateNames": [f"w{self.index}n{n}"], "rank": n,
-                            "attributes": {"countryCode": "FR", "writer": self.index}}
-                    connection.request("PUT", f"/documents/{key}", body=json.dumps(body), headers=AUTH)
-                response = connection.getresponse()
-                response.read()
-            except (OSError, http.client.HTTPException):
-                return  # the server is gone: this write stays in flight
-            if response.status == 204:
-                self.state[key] = name
-                self.acknowledged += 1
-                self.in_flight = None
-            else:
-                self.refused.append(response.status)
-                self.in_flight = None
+    def next_request(self, n):
+        key = f"crash-{self.index}-{self.random.randrange(IDS_PER_WRITER)}"
+        delete = self.state.get(key) is not None and self.random.random() < 0.25
+        name = None if delete else f"Crash writer {self.index} write {n} {self.random.random():.6f}"
+        self.in_flight = (key, name)
+        if delete:
+            return Request(n, "DELETE", f"/documents/{key}", None)
+        return Request(n, "PUT", f"/documents/{key}", {"name": name, "alternateNames": [f"w{self.index}n{n}"], "rank": n,
+                                                       "attributes": {"countryCode": "FR", "writer": self.index}})
+
+    def answered(self, answer):
+        if answer.status == 204:
+            self.state[self.in_flight[0]] = self.in_flight[1]
+            self.acknowledged += 1
+        else:
+            self.refused.append(answer.status)
+        self.in_flight = None
+
+    def failed(self, request, error):
+        return False  # the server is gone: this write stays in flight
 
 
 def integrity(store):
@@ -84,14 +76,14 @@ def main():
     try:
         for round in range(1, rounds + 1):
             server.start()
-            writers = [Writer(server.port, i, state, rng.random()) for i in range(WRITERS)]
+            writers = [CrashWriter(server.port, i, state, rng.random()) for i in range(WRITERS)]
             for writer in writers:
                 writer.start()
             delay = rng.uniform(1.0, 3.0)
             time.sleep(delay)
             server.kill9()
             for writer in writers:
-                writer.stop = True
+                writer.stop.set()
                 writer.join(timeout=15)
             acknowledged = sum(w.acknowledged for w in writers)
             total_acknowledged += acknowledged

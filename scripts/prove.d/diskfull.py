@@ -10,20 +10,17 @@ without a restart. Last, SIGTERM, `PRAGMA integrity_check` = ok on the store, a 
 same store, and every document answered 204 is there with the body it was given.
 Short mode: one episode; long mode: three, on one store.
 """
-import http.client
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import API_KEY, Probe, Report, Server, arguments, describe_latencies, get  # noqa: E402
+from common import Probe, Server, arguments, describe_latencies  # noqa: E402
+from harness import Report, SSEReader, connect, get, put_document  # noqa: E402
 
-AUTH = {"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"}
 IMAGE_MB = 24
 LEFT_FREE = 512 * 1024  # room for a few writes before the first 507
 
@@ -69,44 +66,13 @@ class Mount:
         subprocess.run(["umount", self.path], capture_output=True)
 
 
-class EventStream(threading.Thread):
-    """One /events client for the whole part: records when data arrived, and how it ended."""
-
-    def __init__(self, port):
-        super().__init__(daemon=True)
-        self.socket = socket.create_connection(("127.0.0.1", port), timeout=30)
-        self.socket.sendall(b"GET /events HTTP/1.1\r\nHost: prove\r\nAccept: text/event-stream\r\n\r\n")
-        self.arrivals, self.data, self.ended = [], b"", None
-
-    def run(self):
-        try:
-            while True:
-                chunk = self.socket.recv(65536)
-                if not chunk:
-                    self.ended = "closed by the server"
-                    return
-                self.data += chunk
-                self.arrivals.append(time.monotonic())
-        except OSError as error:
-            self.ended = repr(error)
-
-    def received_between(self, start, end):
-        return sum(1 for t in self.arrivals if start <= t <= end)
-
-
 def document(key, n):
     return {"name": f"Diskfull {key}", "alternateNames": [f"{key}-{n}-{i}-" + "x" * 190 for i in range(200)],
             "rank": n, "attributes": {"countryCode": "FR"}}
 
 
-def put(connection, key, body):
-    connection.request("PUT", f"/documents/{key}", body=json.dumps(body), headers=AUTH)
-    response = connection.getresponse()
-    return response.status, dict((k.lower(), v) for k, v in response.getheaders()), response.read()
-
-
 def episode(report, server, mount, stream, acknowledged, round_number):
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    connection = connect(server.port, timeout=30)
     filled = mount.fill(leave=LEFT_FREE)
     report.figure(f"round {round_number}: filler took {filled / 1e6:.1f} MB; {mount.free_bytes() / 1024:.0f} KiB left free")
     statuses, problems, n = {}, [], 0
@@ -118,7 +84,7 @@ def episode(report, server, mount, stream, acknowledged, round_number):
         n += 1
         key = f"full-{round_number}-{n}"
         body = document(key, n)
-        status, headers, payload = put(connection, key, body)
+        status, headers, payload = put_document(server.port, key, body, connection=connection)
         statuses[status] = statuses.get(status, 0) + 1
         if status == 204:
             acknowledged[key] = body
@@ -148,7 +114,7 @@ def episode(report, server, mount, stream, acknowledged, round_number):
         attempts += 1
         key = f"after-{round_number}-{attempts}"
         body = document(key, attempts)
-        status, _, _ = put(connection, key, body)
+        status = put_document(server.port, key, body, connection=connection).status
         if status == 204:
             acknowledged[key] = body
             recovered = time.monotonic() - freed
@@ -177,12 +143,12 @@ def main():
     acknowledged = {}
     try:
         server.start()
-        stream = EventStream(server.port)
+        stream = SSEReader(server.port)  # one /events client for the whole part
         stream.start()
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        connection = connect(server.port, timeout=30)
         for n in range(20):  # acknowledged before the disk fills
             key = f"before-{n}"
-            if put(connection, key, document(key, n))[0] == 204:
+            if put_document(server.port, key, document(key, n), connection=connection).status == 204:
                 acknowledged[key] = document(key, n)
         connection.close()
         probe = Probe(server.port, rate=10)

@@ -27,7 +27,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import Probe, Report, Server, arguments, describe_latencies, percentile, raise_fd_limit  # noqa: E402
+from common import Probe, Server, arguments, describe_latencies  # noqa: E402
+from harness import Report, percentile, raise_fd_limit  # noqa: E402
 
 LIMIT = 512
 HEADER_TIMEOUT = 10.0

@@ -16,17 +16,15 @@ One server with `http.maxConnectionsPerClient` 8, `writes.ratePerSecond` 20 with
   open streams untouched; neither key appears in the server's log.
 Short and long modes are the same (about 15 s).
 """
-import http.client
-import json
 import os
 import signal
 import socket
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import Report, Server, arguments, get  # noqa: E402
+from common import Server, arguments  # noqa: E402
+from harness import Report, SSEReader, Writer, connect, get, put_document  # noqa: E402
 
 PER_CLIENT = 8
 RATE, BURST = 20, 10
@@ -35,16 +33,8 @@ OLD_KEY, NEW_KEY, OTHER_KEY = "rotate-old-3f9a1c", "rotate-new-77d2e0", "second-
 
 
 def put(port, key, doc_id, connection=None):
-    own = connection is None
-    connection = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    body = json.dumps({"name": f"Limits {doc_id}", "attributes": {"countryCode": "FR"}})
-    connection.request("PUT", f"/documents/{doc_id}", body=body,
-                       headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
-    response = connection.getresponse()
-    response.read()
-    if own:
-        connection.close()
-    return response.status, dict((k.lower(), v) for k, v in response.getheaders())
+    return put_document(port, doc_id, {"name": f"Limits {doc_id}", "attributes": {"countryCode": "FR"}}, key=key,
+                        connection=connection)
 
 
 def head_of(sock):
@@ -57,35 +47,9 @@ def head_of(sock):
     return data
 
 
-class LiveStream(threading.Thread):
-    def __init__(self, port, query):
-        super().__init__(daemon=True)
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        self.sock.sendall(f"GET /search/live?q={query} HTTP/1.1\r\nHost: prove\r\nAccept: text/event-stream\r\n\r\n".encode())
-        self.head = head_of(self.sock)
-        self.status = int(self.head.split(b" ", 2)[1]) if self.head.startswith(b"HTTP/1.1") else None
-        self.results, self.ended = self.head.count(b"event: result"), None
-
-    def run(self):
-        if self.status != 200:
-            return
-        try:
-            while True:
-                chunk = self.sock.recv(65536)
-                if not chunk:
-                    self.ended = "closed"
-                    return
-                self.results += chunk.count(b"event: result")
-        except OSError as error:
-            self.ended = repr(error)
-
-    def close(self):
-        # shutdown first: close alone does not end a connection another thread is reading.
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.sock.close()
+def live_stream(port, query):
+    """A /search/live client, its response head read (status known)."""
+    return SSEReader(port, f"/search/live?q={query}")
 
 
 def connections_part(report, server):
@@ -119,33 +83,23 @@ def connections_part(report, server):
 
 
 def writes_part(report, server):
-    statuses, retry_after, other = {}, set(), {}
-    stop = threading.Event()
-
-    def second_key():
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-        n = 0
-        while not stop.is_set():
-            n += 1
-            status, _ = put(server.port, OTHER_KEY, f"limits-other-{n % 5}", connection)
-            other[status] = other.get(status, 0) + 1
-            time.sleep(0.2)  # 5/s: inside its own bucket
-        connection.close()
-
-    helper = threading.Thread(target=second_key, daemon=True)
+    statuses, retry_after = {}, set()
+    # Another key at 5/s: inside its own bucket.
+    helper = Writer(server.port, prefix="limits-other", ids=5, title="Limits other", key=OTHER_KEY, pause=0.2)
     helper.start()
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection = connect(server.port)
     started = time.monotonic()
     n = 0
     while time.monotonic() - started < 3:
         n += 1
-        status, headers = put(server.port, NEW_KEY, f"limits-{n % 20}", connection)
+        status, headers, _ = put(server.port, NEW_KEY, f"limits-{n % 20}", connection)
         statuses[status] = statuses.get(status, 0) + 1
         if status == 429:
             retry_after.add(headers.get("retry-after"))
     elapsed = time.monotonic() - started
-    stop.set()
+    helper.stop.set()
     helper.join()
+    other = helper.statuses
     connection.close()
     accepted = statuses.get(204, 0)
     expected = BURST + RATE * elapsed
@@ -158,29 +112,29 @@ def writes_part(report, server):
 
 
 def live_part(report, server):
-    streams = [LiveStream(server.port, q) for q in ["paris", "berlin", "rome", "madrid"]]
+    streams = [live_stream(server.port, q) for q in ["paris", "berlin", "rome", "madrid"]]
     for s in streams:
         s.start()
-    extra = LiveStream(server.port, "lisbon")
-    extra_head = extra.head.decode(errors="replace").lower()
+    extra = live_stream(server.port, "lisbon")
+    extra_head = extra.head
     extra.close()
-    same = LiveStream(server.port, "paris")
+    same = live_stream(server.port, "paris")
     same.start()
-    before = [s.results for s in streams]
+    before = [s.count("result") for s in streams]
     put(server.port, NEW_KEY, "limits-live", None)  # nothing matches: no result event needed
     time.sleep(0.5)
     report.figure(f"{LIVE} distinct live queries open: a 5th distinct query got {extra.status} "
                   f"(Retry-After {'retry-after' in extra_head}); a second stream of an open query got {same.status}; "
-                  f"results received by the open streams {[s.results for s in streams]}")
+                  f"results received by the open streams {[s.count('result') for s in streams]}")
     report.require("a new distinct live query beyond live.maxQueries gets 503 with Retry-After",
                    extra.status == 503 and "retry-after" in extra_head)
     report.require("a stream of an already streamed query is accepted", same.status == 200)
     report.require("the open streams go on (each received its result, none ended)",
-                   all(s.status == 200 and s.results >= 1 and s.ended is None for s in streams), f"{before}")
+                   all(s.status == 200 and s.count("result") >= 1 and s.ended is None for s in streams), f"{before}")
     streams[0].close()
     same.close()
     time.sleep(0.3)
-    again = LiveStream(server.port, "lisbon")
+    again = live_stream(server.port, "lisbon")
     report.require("closing a query's streams admits a new query", again.status == 200, f"{again.status}")
     for s in streams[1:] + [again]:
         s.close()
@@ -192,15 +146,15 @@ def rotation_part(report, server, keys_file):
         with open(keys_file, "w") as f:
             f.write("# write keys, one a line\n" + "".join(k + "\n" for k in keys))
 
-    stream = LiveStream(server.port, "oslo")
+    stream = live_stream(server.port, "oslo")
     stream.start()
     steps = []
     write_keys(OLD_KEY, NEW_KEY, OTHER_KEY)
-    server.process.send_signal(signal.SIGHUP)
+    server.send_signal(signal.SIGHUP)
     time.sleep(1)
     steps.append(("old and new", put(server.port, OLD_KEY, "rot-1")[0], put(server.port, NEW_KEY, "rot-2")[0]))
     write_keys(NEW_KEY, OTHER_KEY)
-    server.process.send_signal(signal.SIGHUP)
+    server.send_signal(signal.SIGHUP)
     started = time.monotonic()
     old_status = None
     while time.monotonic() - started < 5:
@@ -215,8 +169,7 @@ def rotation_part(report, server, keys_file):
                    steps == [("old and new", 204, 204), ("new only", 401, 204)])
     report.require("no restart: the same process, its open stream untouched", server.alive() and stream.ended is None)
     stream.close()
-    with open(server.log_path, errors="replace") as f:
-        log = f.read()
+    log = server.log_text()
     report.require("no key appears in the server's log", not any(k in log for k in (OLD_KEY, NEW_KEY, OTHER_KEY)))
 
 
@@ -229,7 +182,7 @@ def main():
     keys_file = os.path.join(server.workdir, "keys")
     with open(keys_file, "w") as f:
         f.write(f"{OLD_KEY}\n{NEW_KEY}\n{OTHER_KEY}\n")
-    server.extra_env = {"SIGNALBOX_API_KEYS_FILE": keys_file, "SIGNALBOX_LOG_LEVEL": "debug"}
+    server.env.update({"SIGNALBOX_API_KEYS_FILE": keys_file, "SIGNALBOX_LOG_LEVEL": "debug"})
     try:
         server.start()
         connections_part(report, server)

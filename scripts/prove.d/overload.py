@@ -17,7 +17,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import Report, Server, arguments, get, percentile, raise_fd_limit  # noqa: E402
+from common import Server, arguments  # noqa: E402
+from harness import Report, get, percentile, raise_fd_limit  # noqa: E402
 
 LIMIT = 64
 # Bound on the time from connect to the whole 503: "at once" on a loaded 2-core machine.
@@ -163,8 +164,7 @@ def descriptors_exhausted(report, args):
             s.close()
         waited, counts = server.wait_for_connections(baseline, timeout=15)
         report.require("connections and descriptors return to the baseline", waited is not None, f"{counts} vs {baseline}")
-        with open(server.log_path, errors="replace") as f:
-            log = f.read()
+        log = server.log_text()
         paused, resumed = log.count("out of descriptors: accepting paused"), log.count("accepting again after running out")
         report.figure(f"log: {paused} 'accepting paused' and {resumed} 'accepting again' line(s) for the episode")
         report.require("the episode is logged once (not once per failed accept)", paused == 1 and resumed == 1, f"{paused}, {resumed}")

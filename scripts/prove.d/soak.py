@@ -14,7 +14,6 @@ resident memory (VmRSS, sampled each second) grows less than 10% from the end of
 descriptors return to their baseline.
 """
 import asyncio
-import http.client
 import json
 import os
 import random
@@ -26,7 +25,8 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import API_KEY, Report, Server, arguments, get, median, raise_fd_limit  # noqa: E402
+from common import Server, arguments  # noqa: E402
+from harness import Report, Writer, get, median, put_document, raise_fd_limit  # noqa: E402
 
 SSE_CLIENTS = 1000
 MAX_GROWTH = 0.10
@@ -131,35 +131,6 @@ def run_sse(port, seconds, stats):
     asyncio.run(main())
 
 
-class WriteLoad(threading.Thread):
-    def __init__(self, port):
-        super().__init__(daemon=True)
-        self.port, self.statuses, self.stop = port, {}, threading.Event()
-
-    def run(self):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        headers = {"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"}
-        n = 0
-        while not self.stop.wait(0.25):
-            n += 1
-            key = f"soak-{n % 50}"
-            try:
-                if n % 10 == 0:
-                    # The document the previous PUT wrote, so the DELETE finds it.
-                    connection.request("DELETE", f"/documents/soak-{(n - 1) % 50}", headers=headers)
-                else:
-                    body = {"name": f"Soakville {n}", "rank": n, "attributes": {"countryCode": "NL"}}
-                    connection.request("PUT", f"/documents/{key}", body=json.dumps(body), headers=headers)
-                response = connection.getresponse()
-                response.read()
-                status = response.status
-            except (OSError, http.client.HTTPException) as error:
-                status = repr(error)
-                connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-            self.statuses[status] = self.statuses.get(status, 0) + 1
-
-
 def main():
     args = arguments(__doc__)
     report = Report(f"soak ({args.mode})")
@@ -175,8 +146,7 @@ def main():
         script.write(lua(paths))
         script.close()
         # One write first, so the store's WAL files are open in the baseline.
-        get(server.port, "/documents/soak-0", method="PUT", body=json.dumps({"name": "Soakville"}),
-            headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"})
+        put_document(server.port, "soak-0", {"name": "Soakville"})
         baseline = server.baseline()
         report.figure(f"{len(paths)} distinct search paths; {SSE_CLIENTS} SSE clients; open-file limit {limit}; "
                       f"server on CPU {'0, clients on CPU 1' if two_cpus else 'any'}; baseline {baseline[0]} connection(s), "
@@ -184,7 +154,8 @@ def main():
 
         wrk_command = ["wrk", "-t1", "-c16", f"-d{seconds}s", "--timeout", "5s", "--latency", "-s", script.name, server.base]
         wrk = subprocess.Popen(wrk_command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        writes = WriteLoad(server.port)
+        # A PUT every 0.25 s and, every tenth write, a DELETE of the document the PUT before it wrote.
+        writes = Writer(server.port, prefix="soak", ids=50, title="Soakville", country="NL", delete_every=10, pause=0.25)
         writes.start()
         stats = SSEStats()
         sse = threading.Thread(target=run_sse, args=(server.port, seconds, stats), daemon=True)
@@ -225,7 +196,8 @@ def main():
         report.require("SSE: events reach the clients (≥ 90% of sessions of 2 s or more see one)",
                        stats.long_sessions > 0 and stats.long_sessions_with_events >= 0.9 * stats.long_sessions)
         report.figure(f"writes: {writes.statuses}")
-        report.require("every write is answered 204", set(writes.statuses) == {204}, f"{writes.statuses}")
+        report.require("every write is answered 204", set(writes.statuses) == {204},
+                       f"{writes.statuses}" + (f"; {writes.failures[:3]}" if writes.failures else ""))
 
         warm = [s for s in samples if seconds * 0.3 - 3 <= s[0] <= seconds * 0.3]
         last = samples[-3:]

@@ -9,105 +9,17 @@ received parses as whole events (none is left half-written); the requests sent d
 are answered (200/204) once it continues; the slowloris connection gets its 408 (timeouts
 resume); connections return to their baseline; SIGTERM exits 0. Short: one stall; long: three.
 """
-import http.client
-import json
 import os
 import signal
 import socket
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import API_KEY, Report, Server, arguments, get  # noqa: E402
+from common import Server, arguments  # noqa: E402
+from harness import Report, RequestLoop, SSEReader, Writer, get  # noqa: E402
 
 STALL_SECONDS = 5
-
-
-class Stream(threading.Thread):
-    """An SSE client that keeps every byte with its arrival time."""
-
-    def __init__(self, port, path):
-        super().__init__(daemon=True)
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
-        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: prove\r\nAccept: text/event-stream\r\n\r\n".encode())
-        self.chunks, self.ended = [], None
-
-    def run(self):
-        try:
-            while True:
-                chunk = self.sock.recv(65536)
-                if not chunk:
-                    self.ended = "closed by the server"
-                    return
-                self.chunks.append((time.monotonic(), chunk))
-        except OSError as error:
-            self.ended = repr(error)
-
-    def body(self):
-        data = b"".join(c for _, c in self.chunks)
-        head, _, body = data.partition(b"\r\n\r\n")
-        return head, body
-
-    def whole_events(self):
-        """True when the bytes so far end on an event boundary (chunked framing removed)."""
-        head, body = self.body()
-        if b"transfer-encoding: chunked" in head.lower():
-            payload, rest = b"", body
-            while rest:
-                size_line, _, rest = rest.partition(b"\r\n")
-                size = int(size_line.split(b";")[0], 16)
-                if size == 0:
-                    break
-                if len(rest) < size + 2:
-                    return False  # a chunk cut short
-                payload += rest[:size]
-                rest = rest[size + 2:]
-            body = payload
-        return body == b"" or body.endswith(b"\n\n")
-
-    def first_data_after(self, moment):
-        return next((t for t, _ in self.chunks if t > moment), None)
-
-    def close(self):
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.sock.close()
-
-
-class Load(threading.Thread):
-    """Searches (or writes) one after another; records each answer's status and when it was sent."""
-
-    def __init__(self, port, write):
-        super().__init__(daemon=True)
-        self.port, self.write = port, write
-        self.answers, self.failures = [], []
-        self.stop = threading.Event()
-
-    def run(self):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        n = 0
-        while not self.stop.is_set():
-            n += 1
-            sent = time.monotonic()
-            try:
-                if self.write:
-                    body = json.dumps({"name": f"Stall {n}", "attributes": {"countryCode": "SE"}})
-                    connection.request("PUT", f"/documents/stall-{n % 10}", body=body,
-                                       headers={"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"})
-                else:
-                    connection.request("GET", ["/search?q=stock", "/search?q=par", "/search?q=osl"][n % 3])
-                response = connection.getresponse()
-                response.read()
-                self.answers.append((sent, time.monotonic(), response.status))
-            except (OSError, http.client.HTTPException) as error:
-                self.failures.append(repr(error))
-                connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            time.sleep(0.02)
-        connection.close()
 
 
 def main():
@@ -117,21 +29,24 @@ def main():
     server = Server(args.binary, settings={"sse.heartbeatInterval": 1, "http.headerTimeout": 2}).start()
     try:
         baseline = server.baseline()
-        streams = [Stream(server.port, "/events") for _ in range(40)]
-        streams += [Stream(server.port, f"/search/live?q={q}") for q in ["stock", "oslo", "paris", "rome"]]
+        # Each stream keeps every byte with its arrival time.
+        streams = [SSEReader(server.port, "/events", silence=60) for _ in range(40)]
+        streams += [SSEReader(server.port, f"/search/live?q={q}", silence=60) for q in ["stock", "oslo", "paris", "rome"]]
         for s in streams:
             s.start()
-        loads = [Load(server.port, write=False), Load(server.port, write=True)]
+        # Searches and writes one after another, each answer's status recorded with when it was sent.
+        loads = [RequestLoop(server.port, paths=["/search?q=stock", "/search?q=par", "/search?q=osl"], pause=0.02, timeout=30),
+                 Writer(server.port, prefix="stall", ids=10, title="Stall", country="SE", pause=0.02, timeout=30)]
         for load in loads:
             load.start()
         time.sleep(2)
         for round_number in range(1, rounds + 1):
             slowloris = socket.create_connection(("127.0.0.1", server.port), timeout=30)
             slowloris.sendall(b"GET /search?q=a HTTP/1.1\r\nHost: prove\r\n")
-            server.process.send_signal(signal.SIGSTOP)
+            server.send_signal(signal.SIGSTOP)
             stopped = time.monotonic()
             time.sleep(STALL_SECONDS)
-            server.process.send_signal(signal.SIGCONT)
+            server.send_signal(signal.SIGCONT)
             continued = time.monotonic()
             time.sleep(3)
             resumed = [s.first_data_after(continued) for s in streams]
@@ -152,7 +67,7 @@ def main():
             slowloris.close()
             report.require("the half-sent head gets its 408 once the process continues (timeouts resume)",
                            reply.startswith(b"HTTP/1.1 408"), reply[:40].decode(errors="replace"))
-            during = [(s, d, status) for load in loads for s, d, status in load.answers if stopped <= s <= continued]
+            during = [(a.sent, a.answered, a.status) for load in loads for a in load.answers if stopped <= a.sent <= continued]
             statuses = sorted({status for _, _, status in during})
             waited = max((d - continued for _, d, _ in during), default=0)
             report.figure(f"requests sent during the stall: {len(during)}, statuses {statuses}, last answered {waited:.2f} s after SIGCONT")

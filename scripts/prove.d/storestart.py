@@ -16,7 +16,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import API_KEY, Report, arguments  # noqa: E402
+from common import arguments  # noqa: E402
+from harness import API_KEY, Report  # noqa: E402
 
 EXPECTED = {"directory missing": 66, "not SQLite": 65, "damaged pages": 65, "unreadable": 77, "read-only file system": 73}
 
