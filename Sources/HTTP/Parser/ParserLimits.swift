@@ -21,6 +21,10 @@ public struct ParserLimits: Sendable, Hashable {
     /// Default 1 MiB.
     public var maxBodyLength: Int
 
+    /// Larger body limits for the requests they match (say, a bulk import's route): the first
+    /// whose method and path match replaces `maxBodyLength` for that request. Empty by default.
+    public var largerBodies: [LargerBody] = []
+
     /// Longest chunk-size line including chunk extensions and CRLF; beyond it: 400.
     /// Default 4 KiB.
     public var maxChunkLineLength: Int
@@ -46,5 +50,33 @@ public struct ParserLimits: Sendable, Hashable {
         self.maxBodyLength = maxBodyLength
         self.maxChunkLineLength = maxChunkLineLength
         self.maxChunkExtensionsLength = maxChunkExtensionsLength
+    }
+
+    /// The body limit of a request with `method` and the path `path` (its query ignored).
+    func maxBodyLength(method: String, path: String?) -> Int {
+        guard !largerBodies.isEmpty, let path else { return maxBodyLength }
+        let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return largerBodies.first { $0.matches(method: method, path: bare) }?.maxLength ?? maxBodyLength
+    }
+}
+
+/// A larger body limit for the requests of one method whose path starts and ends as given
+/// (`POST` `/collections/` … `/documents`).
+public struct LargerBody: Sendable, Hashable {
+    public var method: String
+    public var pathPrefix: String
+    public var pathSuffix: String
+    public var maxLength: Int
+
+    public init(method: String, pathPrefix: String, pathSuffix: String, maxLength: Int) {
+        self.method = method
+        self.pathPrefix = pathPrefix
+        self.pathSuffix = pathSuffix
+        self.maxLength = maxLength
+    }
+
+    func matches(method: String, path: Substring) -> Bool {
+        method == self.method && path.count >= pathPrefix.count + pathSuffix.count && path.hasPrefix(pathPrefix)
+            && path.hasSuffix(pathSuffix)
     }
 }

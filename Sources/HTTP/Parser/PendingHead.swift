@@ -136,7 +136,8 @@ extension RequestParser {
             if version == .http1_1, host == nil {
                 throw .badRequest("HTTP/1.1 request without a Host header field")
             }
-            let framing = try bodyFraming(limits: limits)
+            let bodyLimit = limits.maxBodyLength(method: method.rawValue, path: target.path)
+            let framing = try bodyFraming(maxBodyLength: bodyLimit)
             var keepAlive = version == .http1_1 ? !connectionClose : connectionKeepAlive && !connectionClose
             if method == .connect { keepAlive = false }  // no tunnels: the server answers and closes
             let hasBody: Bool
@@ -166,7 +167,7 @@ extension RequestParser {
         }
 
         /// RFC 9112 §6.1–6.3 for requests.
-        private func bodyFraming(limits: ParserLimits) throws(RequestParseError) -> BodyFraming {
+        private func bodyFraming(maxBodyLength: Int) throws(RequestParseError) -> BodyFraming {
             if transferCodings.present {
                 if version == .http1_0 { throw .badRequest("Transfer-Encoding in an HTTP/1.0 request") }
                 if contentLength != nil { throw .badRequest("both Content-Length and Transfer-Encoding") }
@@ -178,8 +179,8 @@ extension RequestParser {
                 return .chunked
             }
             if let contentLength {
-                if contentLength > limits.maxBodyLength {
-                    throw RequestParseError(status: .contentTooLarge, reason: "body larger than \(limits.maxBodyLength) bytes")
+                if contentLength > maxBodyLength {
+                    throw RequestParseError(status: .contentTooLarge, reason: "body larger than \(maxBodyLength) bytes")
                 }
                 return .contentLength(contentLength)
             }

@@ -90,6 +90,8 @@ public struct RequestParser: Sendable {
     var fieldCount = 0
     /// Sum of chunk sizes of the current chunked body.
     var chunkedTotal = 0
+    /// The body limit of the chunked request being read (``ParserLimits/largerBodies`` may raise it).
+    var chunkedLimit = 0
     /// Sum of chunk-extension bytes of the current chunked body.
     var chunkExtensionsLength = 0
     /// The keep-alive decision of the request whose body is being read.
@@ -326,8 +328,8 @@ public struct RequestParser: Sendable {
                 return
             }
             let (total, overflow) = chunkedTotal.addingReportingOverflow(size)
-            if overflow || total > limits.maxBodyLength {
-                throw RequestParseError(status: .contentTooLarge, reason: "chunked body larger than \(limits.maxBodyLength) bytes")
+            if overflow || total > chunkedLimit {
+                throw RequestParseError(status: .contentTooLarge, reason: "chunked body larger than \(chunkedLimit) bytes")
             }
             chunkedTotal = total
             state = .chunkData(remaining: size)
@@ -359,6 +361,7 @@ public struct RequestParser: Sendable {
             keepAliveAfterBody = head.keepAlive
         case .chunked:
             chunkedTotal = 0
+            chunkedLimit = limits.maxBodyLength(method: head.request.method.rawValue, path: head.request.path)
             chunkExtensionsLength = 0
             state = .chunkLine
             keepAliveAfterBody = head.keepAlive

@@ -12,6 +12,14 @@ extension RequestParser {
         /// `*`, only with OPTIONS.
         case asterisk
 
+        /// The path and query of the origin and absolute forms.
+        var path: String? {
+            switch self {
+            case .origin(let path), .absolute(_, _, let path): path
+            case .authority, .asterisk: nil
+            }
+        }
+
         /// Parses and validates a target. Origin-form paths are RFC 3986 pchar and "/" with valid
         /// percent-encoding; queries also allow the other visible ASCII characters browsers send
         /// unencoded. Both accept raw well-formed UTF-8 (as curl sends it), which later

@@ -31,6 +31,28 @@ public struct Settings: Sendable, Equatable {
     public var maxBodyBytes = 1024 * 1024
     /// Change events kept for `Last-Event-ID` resumes.
     public var eventHistory = 1024
+    /// Largest import body (`POST /collections/{name}/documents`), inflated (413 beyond).
+    public var importMaxBytes = 256 << 20
+    /// Documents an import commits in one transaction.
+    public var importBatchSize = 2_000
+    /// Most collections besides the built-in cities.
+    public var collectionsMax = 100
+    /// Most documents in one collection.
+    public var collectionsMaxDocuments = 10_000_000
+    /// Most declared fields in a collection's schema.
+    public var collectionsMaxFields = 64
+    /// Longest string value of a document's field, in bytes.
+    public var collectionsMaxValueBytes = 8_192
+    /// Largest `limit` of a collection search.
+    public var searchMaxLimit = 250
+    /// Most facets one collection search may ask for.
+    public var searchMaxFacets = 10
+    /// Values counted per string facet (the most frequent).
+    public var searchFacetValues = 100
+    /// Longest `filter`, in bytes.
+    public var searchFilterMaxLength = 4_096
+    /// Deepest nesting of a `filter` (parentheses and NOT).
+    public var searchFilterMaxDepth = 10
     /// Most search results kept in the shared lookup cache.
     public var cacheMaxEntries = 10_000
     /// PEM certificate chain; with `tlsKeyPath` the listener speaks HTTPS.

@@ -32,10 +32,14 @@ struct EventEndpoints {
             let start: Feed.Start =
                 if let clientEpoch, !clientEpoch.isEmpty, clientEpoch != epoch { .reset }
                 else { lastEventID.map(Feed.Start.after) ?? .now }
+            // `?collection=` narrows the stream to one collection's changes (a filter on this client's view).
+            let collection = request.queryItems(named: "collection").first
             guard let lastEventID, lastEventID > applier.applied.value else {
                 // The router subscribes at once, on this worker: the worker's clients share one
                 // subscription to the feed, and a change is one hop onto the worker, not one per client.
-                return feed.workerStream(from: start, deliveringOn: request.eventScheduler)
+                let stream = feed.workerStream(from: start, deliveringOn: request.eventScheduler)
+                guard let collection else { return stream }
+                return stream.filter { $0.belongs(to: collection) }
             }
             // Resuming on a replica that is behind: wait for the id, then replay (or reset) as usual.
             // Subscribed later, on whatever thread applies the id, so a chain of its own,
@@ -46,6 +50,7 @@ struct EventEndpoints {
                     .catch { _ in .empty() }
                     .asCompletable()
                     .andThen(feed.stream(from: start).asObservable())
+                    .filter { item in collection.map(item.belongs) ?? true }
                     .asSignal(onErrorSignalWith: .empty())
             }.asInfallible()
         }
@@ -78,10 +83,12 @@ struct EventEndpoints {
     /// and hands to every client. One object, so a copy is one retain.
     final class FramedChange: FeedChange {
         let sequence: Int64
+        let collection: String
         let frame: EncodedEvent
 
         init(_ event: ChangeEvent) {
             sequence = event.sequence
+            collection = event.collection
             frame = EventEndpoints.frame(event)
         }
 
@@ -93,4 +100,12 @@ struct EventEndpoints {
 
 extension ChangeFeed.Item: ServerSentEventConvertible where Change == EventEndpoints.FramedChange {
     var encodedEvent: EncodedEvent { EventEndpoints.frame(self) }
+}
+
+extension ChangeFeed.Item where Change == EventEndpoints.FramedChange {
+    /// Whether a client of `collection` alone gets this item: its changes, and every position or reset.
+    func belongs(to collection: String) -> Bool {
+        if case .change(let change) = self { return change.collection == collection }
+        return true
+    }
 }

@@ -9,11 +9,24 @@ public struct ChangeEvent: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case upserted = "document.upserted"
         case deleted = "document.deleted"
+        case collectionCreated = "collection.created"
+        case collectionReplaced = "collection.replaced"
+        case collectionDeleted = "collection.deleted"
+
+        /// Whether the change is to a collection's schema rather than to one of its documents.
+        public var isCollectionChange: Bool {
+            switch self {
+            case .upserted, .deleted: false
+            case .collectionCreated, .collectionReplaced, .collectionDeleted: true
+            }
+        }
     }
 
     /// Increasing event id: the store's sequence number of the write, so ids keep increasing across restarts.
     public var sequence: Int64 { storage.sequence }
     public var kind: Kind { storage.kind }
+    /// The collection the change belongs to (`cities` for the built-in one).
+    public var collection: String { storage.collection }
     /// The document's id.
     public var documentID: String { storage.documentID }
     /// The new document (upserts), or nil (deletes).
@@ -33,14 +46,16 @@ public struct ChangeEvent: Sendable, Equatable {
     private final class Storage: Sendable {
         let sequence: Int64
         let kind: Kind
+        let collection: String
         let documentID: String
         let document: Document?
         let previous: Document?
         let json: [UInt8]
 
-        init(sequence: Int64, kind: Kind, documentID: String, document: Document?, previous: Document?, json: [UInt8]) {
+        init(sequence: Int64, kind: Kind, collection: String, documentID: String, document: Document?, previous: Document?, json: [UInt8]) {
             self.sequence = sequence
             self.kind = kind
+            self.collection = collection
             self.documentID = documentID
             self.document = document
             self.previous = previous
@@ -51,28 +66,42 @@ public struct ChangeEvent: Sendable, Equatable {
     /// An event, its JSON encoded once here.
     ///
     /// - Parameter sequence: the change's id in the change log.
-    /// - Parameter kind: whether the document was upserted or deleted.
+    /// - Parameter kind: whether the document was upserted or deleted (or the collection's schema changed).
+    /// - Parameter collection: the collection the change belongs to.
     /// - Parameter documentID: the changed document's id.
     /// - Parameter document: the document after the change; nil after a delete.
     /// - Parameter previous: the document before the change; nil when it is new.
     /// - Parameter storedBody: the document's JSON exactly as the store keeps it (`JSONCoding`),
-    ///   reused as the event's `document`; nil to encode `document` here.
-    public init(sequence: Int64, kind: Kind, documentID: String, document: Document?, previous: Document?, storedBody: Data? = nil) {
-        let json = Self.json(documentID: documentID, document: document, storedBody: storedBody)
-        storage = Storage(sequence: sequence, kind: kind, documentID: documentID, document: document, previous: previous, json: json)
+    ///   reused as the event's `document`; nil to encode `document` here. For a collection's
+    ///   change, its schema's JSON.
+    public init(
+        sequence: Int64, kind: Kind, collection: String = "cities", documentID: String, document: Document?, previous: Document?,
+        storedBody: Data? = nil
+    ) {
+        let json =
+            kind.isCollectionChange
+            ? Self.json(collection: collection, schema: storedBody)
+            : Self.json(collection: collection, documentID: documentID, document: document, storedBody: storedBody)
+        storage = Storage(
+            sequence: sequence, kind: kind, collection: collection, documentID: documentID, document: document, previous: previous,
+            json: json)
     }
 
     public static func == (lhs: ChangeEvent, rhs: ChangeEvent) -> Bool {
         lhs.storage === rhs.storage
-            || (lhs.sequence == rhs.sequence && lhs.kind == rhs.kind && lhs.documentID == rhs.documentID
+            || (lhs.sequence == rhs.sequence && lhs.kind == rhs.kind && lhs.collection == rhs.collection
+                && lhs.documentID == rhs.documentID
                 && lhs.document == rhs.document && lhs.previous == rhs.previous && lhs.json == rhs.json)
     }
 
-    /// `{"document":…,"id":…}`: the bytes `JSONCoding.encoder` makes of the pair (sorted keys,
-    /// no `document` key for a delete), with the stored body spliced in rather than encoded again.
-    private static func json(documentID: String, document: Document?, storedBody: Data?) -> [UInt8] {
-        var json = JSONWriter(capacity: (storedBody?.count ?? 64) + documentID.utf8.count + 32)
+    /// `{"collection":…,"document":…,"id":…}`: the bytes `JSONCoding.encoder` makes of them (sorted
+    /// keys, no `document` key for a delete), with the stored body spliced in rather than encoded again.
+    private static func json(collection: String, documentID: String, document: Document?, storedBody: Data?) -> [UInt8] {
+        var json = JSONWriter(capacity: (storedBody?.count ?? 64) + documentID.utf8.count + collection.utf8.count + 48)
         json.raw("{")
+        json.key("collection")
+        json.string(collection)
+        json.raw(",")
         if let body = storedBody ?? document.flatMap({ try? JSONCoding.encoder.encode($0) }) {
             json.key("document")
             json.raw(Array(body))
@@ -80,6 +109,21 @@ public struct ChangeEvent: Sendable, Equatable {
         }
         json.key("id")
         json.string(documentID)
+        json.raw("}")
+        return json.bytes
+    }
+
+    /// `{"collection":…,"schema":…}` (no `schema` when the collection was deleted).
+    private static func json(collection: String, schema: Data?) -> [UInt8] {
+        var json = JSONWriter(capacity: (schema?.count ?? 0) + collection.utf8.count + 32)
+        json.raw("{")
+        json.key("collection")
+        json.string(collection)
+        if let schema {
+            json.raw(",")
+            json.key("schema")
+            json.raw(Array(schema))
+        }
         json.raw("}")
         return json.bytes
     }

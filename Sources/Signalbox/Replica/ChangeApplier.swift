@@ -15,24 +15,44 @@ final class ChangeApplier: Sendable {
     /// One committed change, with its document decoded if the caller had it.
     struct Change: Sendable {
         let sequence: Int64
+        /// The collection it belongs to (`cities` for the built-in one).
+        let collection: String
+        /// A document's write, or a collection's schema put or deleted.
+        let kind: StoredChangeKind
         let id: String
-        /// The new document; nil for a delete.
+        /// A city's new document; nil for a delete and for other collections.
         let document: Document?
-        /// The document's JSON as the store keeps it, reused for the event's bytes.
+        /// Another collection's new document, when the writer had it decoded (this replica's
+        /// own writes); decoded from `body` by the collection's schema otherwise.
+        let record: CollectionDocument?
+        /// The document's JSON as the store keeps it, reused for the event's bytes; for a
+        /// collection's change, its schema's JSON (nil: deleted).
         let body: Data?
 
-        init(sequence: Int64, id: String, document: Document?, body: Data?) {
+        init(
+            sequence: Int64, collection: String = citiesCollection, kind: StoredChangeKind = .document, id: String,
+            document: Document? = nil, record: CollectionDocument? = nil, body: Data?
+        ) {
             self.sequence = sequence
+            self.collection = collection
+            self.kind = kind
             self.id = id
             self.document = document
+            self.record = record
             self.body = body
         }
 
-        /// A change read back from the store, its document decoded.
+        /// A change read back from the store, a city's document decoded.
         init(_ stored: StoredChange) throws {
-            let document = try stored.body.map { try JSONDecoder().decode(Document.self, from: $0) }
-            self.init(sequence: stored.sequence, id: stored.id, document: document, body: stored.body)
+            let isCity = stored.collection == citiesCollection && stored.kind == .document
+            let document = try stored.body.flatMap { isCity ? try JSONDecoder().decode(Document.self, from: $0) : nil }
+            self.init(
+                sequence: stored.sequence, collection: stored.collection, kind: stored.kind, id: stored.id, document: document,
+                body: stored.body)
         }
+
+        /// Whether this is a write to a document of a collection other than the cities.
+        var isCollectionDocument: Bool { kind == .document && collection != citiesCollection }
     }
 
     private struct State {
@@ -42,6 +62,7 @@ final class ChangeApplier: Sendable {
 
     private let index: SearchIndex
     private let lookups: SearchLookups
+    private let collections: CollectionCatalog
     private let feed: any ChangePublisher
     private let metrics: ServiceMetrics
     private let state: Locked<State>
@@ -50,9 +71,13 @@ final class ChangeApplier: Sendable {
     /// The sequence number of the latest change this replica serves.
     let applied: BehaviorRelay<Int64>
 
-    init(index: SearchIndex, lookups: SearchLookups, feed: any ChangePublisher, metrics: ServiceMetrics, applied: Int64) {
+    init(
+        index: SearchIndex, lookups: SearchLookups, collections: CollectionCatalog = CollectionCatalog(), feed: any ChangePublisher,
+        metrics: ServiceMetrics, applied: Int64
+    ) {
         self.index = index
         self.lookups = lookups
+        self.collections = collections
         self.feed = feed
         self.metrics = metrics
         state = Locked(State(applied: applied))
@@ -85,7 +110,7 @@ final class ChangeApplier: Sendable {
         queue.async { [self] in
             let from = state.withLock { $0.applied }
             guard head > from else { return }
-            for change in documents where change.sequence > from { apply(change, publish: false) }
+            apply(documents.filter { $0.sequence > from }, publish: false)
             state.withLock { state in
                 state.applied = head
                 state.pending = state.pending.filter { $0.key > head }
@@ -124,27 +149,87 @@ final class ChangeApplier: Sendable {
 
     private static let timers = ConcurrentDispatchQueueScheduler(qos: .default)
 
-    /// Applies what is next in order; on the apply queue.
+    /// Applies what is next in order, in runs (an import's batch is one index write); on the apply queue.
     private func drain() {
-        var last: Int64?
-        while let next = state.withLock({ state -> Change? in
-            state.pending.removeValue(forKey: state.applied + 1).map { change in
-                state.applied = change.sequence
-                return change
+        while true {
+            let run = state.withLock { state -> [Change] in
+                var run: [Change] = []
+                while let change = state.pending.removeValue(forKey: state.applied + 1) {
+                    state.applied = change.sequence
+                    run.append(change)
+                }
+                return run
             }
-        }) {
-            apply(next, publish: true)
-            last = next.sequence
+            guard let last = run.last else { break }
+            apply(run, publish: true)
+            applied.accept(last.sequence)
         }
-        if let last { applied.accept(last) }
         if state.withLock({ !$0.pending.isEmpty }) { gapHandler.withLock { $0 }?() }
     }
 
     /// The event of a change read back from the log (for the history: no previous version needed).
     static func event(_ change: Change) -> ChangeEvent {
+        let kind: ChangeEvent.Kind =
+            switch change.kind {
+            case .document: change.body == nil ? .deleted : .upserted
+            case .schema: change.body == nil ? .collectionDeleted : .collectionReplaced
+            }
+        return event(change, kind: kind, previous: nil)
+    }
+
+    private static func event(_ change: Change, kind: ChangeEvent.Kind, previous: Document?) -> ChangeEvent {
         ChangeEvent(
-            sequence: change.sequence, kind: change.document == nil ? .deleted : .upserted,
-            documentID: change.id, document: change.document, previous: nil, storedBody: change.body)
+            sequence: change.sequence, kind: kind, collection: change.collection, documentID: change.id, document: change.document,
+            previous: previous, storedBody: change.body)
+    }
+
+    /// Applies a run of consecutive changes: writes to one collection's documents in one batch
+    /// each, the rest one by one, in order.
+    private func apply(_ run: [Change], publish: Bool) {
+        var start = run.startIndex
+        while start < run.endIndex {
+            let first = run[start]
+            var end = start + 1
+            if first.isCollectionDocument {
+                while end < run.endIndex, run[end].isCollectionDocument, run[end].collection == first.collection { end += 1 }
+                applyDocuments(run[start..<end], publish: publish)
+            } else if first.kind == .schema {
+                applySchema(first, publish: publish)
+            } else {
+                apply(first, publish: publish)
+            }
+            start = end
+        }
+    }
+
+    /// Writes to a collection's documents, as one batch for its index.
+    private func applyDocuments(_ changes: ArraySlice<Change>, publish: Bool) {
+        if let collection = collections.named(changes[changes.startIndex].collection) {
+            collection.apply(changes.map { change in
+                guard let body = change.body else { return CollectionChange.delete(id: change.id) }
+                guard let record = change.record ?? (try? collection.decoder.decode(Array(body))) else {
+                    // Stored under a schema this one no longer takes: kept in the store, not searchable.
+                    return CollectionChange.delete(id: change.id)
+                }
+                return CollectionChange.upsert(record)
+            })
+        }
+        guard publish else { return }
+        for change in changes { feed.publish(Self.event(change, kind: change.body == nil ? .deleted : .upserted, previous: nil)) }
+    }
+
+    /// A collection created, its schema replaced, or the collection deleted.
+    private func applySchema(_ change: Change, publish: Bool) {
+        let existed = collections.named(change.collection) != nil
+        let kind: ChangeEvent.Kind
+        if let body = change.body, let schema = try? CollectionSchema.decode(json: Array(body)) {
+            kind = existed ? .collectionReplaced : .collectionCreated
+            collections.put(change.collection, schema: schema)
+        } else {
+            kind = .collectionDeleted
+            collections.remove(change.collection)
+        }
+        if publish { feed.publish(Self.event(change, kind: kind, previous: nil)) }
     }
 
     private func apply(_ change: Change, publish: Bool) {
@@ -154,10 +239,11 @@ final class ChangeApplier: Sendable {
         } else if previous != nil {
             index.delete(id: change.id)
         }
-        let event = ChangeEvent(
-            sequence: change.sequence, kind: change.document == nil ? .deleted : .upserted,
-            documentID: change.id, document: change.document, previous: previous, storedBody: change.body)
+        let event = Self.event(change, kind: change.document == nil ? .deleted : .upserted, previous: previous)
         lookups.apply(event)
+        if let cities = collections.named(citiesCollection) {
+            cities.apply([change.document.map { .upsert(CitiesCollection.document($0)) } ?? .delete(id: change.id)])
+        }
         if publish { feed.publish(event) }
         metrics.documentCount(index.count)
     }

@@ -7,11 +7,38 @@ extension Settings {
             host: host,
             port: port,
             backlog: Int32(backlog),
-            limits: ParserLimits(
-                maxRequestLineLength: maxRequestLineBytes, maxHeaderSectionLength: maxHeaderBytes,
-                maxHeaderFieldCount: maxHeaderFields, maxBodyLength: maxBodyBytes),
+            limits: parserLimits,
             tls: tlsConfiguration,
             settings: serverSettings)
+    }
+
+    /// The request limits; an import's body may reach `import.maxBytes` (sent compressed, it is
+    /// bounded again once inflated).
+    var parserLimits: ParserLimits {
+        var limits = ParserLimits(
+            maxRequestLineLength: maxRequestLineBytes, maxHeaderSectionLength: maxHeaderBytes,
+            maxHeaderFieldCount: maxHeaderFields, maxBodyLength: maxBodyBytes)
+        limits.largerBodies = [LargerBody(method: "POST", pathPrefix: "/collections/", pathSuffix: "/documents", maxLength: importMaxBytes)]
+        return limits
+    }
+
+    /// The bounds of collections and their searches.
+    var collectionLimits: CollectionLimits {
+        var limits = CollectionLimits()
+        limits.maxCollections = collectionsMax
+        limits.maxDocuments = collectionsMaxDocuments
+        limits.schema.maxFields = collectionsMaxFields
+        limits.document.maxStringBytes = collectionsMaxValueBytes
+        limits.maxLiveQueries = liveMaxQueries == 0 ? Int.max : liveMaxQueries
+        limits.importBatch = importBatchSize
+        limits.importMaxBytes = importMaxBytes
+        return limits
+    }
+
+    var collectionQueryParameters: CollectionQueryParameters {
+        CollectionQueryParameters(
+            maxLimit: searchMaxLimit, filterMaxLength: searchFilterMaxLength, filterMaxDepth: searchFilterMaxDepth,
+            maxFacets: searchMaxFacets, facetValues: searchFacetValues)
     }
 
     /// HTTPS when both a certificate and a key are configured.

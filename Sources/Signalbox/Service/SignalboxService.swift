@@ -22,6 +22,7 @@ public final class SignalboxService: Sendable {
     let feed: EventEndpoints.Feed
     let lookups: SearchLookups
     let documents: DocumentService
+    let collections: CollectionService
     let applier: ChangeApplier
     /// The PostgreSQL store's change-log reader; nil on SQLite.
     private let follower: PostgresFollower?
@@ -70,22 +71,33 @@ public final class SignalboxService: Sendable {
         var byID: [String: Document] = [:]
         for document in base { byID[document.id] = document }
         let decoder = JSONDecoder()
-        for change in snapshot.documents {
+        for change in snapshot.documents where change.collection == citiesCollection {
             byID[change.id] = try change.body.map { try decoder.decode(Document.self, from: $0) }
         }
-        index = SearchIndex(documents: Array(byID.values))
+        let cities = Array(byID.values)
+        index = SearchIndex(documents: cities)
+        // The cities are a collection too (filters, facets, geo), served from the same documents.
+        let catalog = CollectionCatalog()
+        catalog.serve(ServedCollection(
+            name: citiesCollection, schema: CitiesCollection.schema, index: CitiesCollection.index(cities), isBuiltIn: true,
+            maxLiveQueries: settings.collectionLimits.maxLiveQueries))
+        for collection in CollectionLoader.load(snapshot, maxLiveQueries: settings.collectionLimits.maxLiveQueries) {
+            catalog.serve(collection)
+        }
 
         let metrics = ServiceMetrics()
         metrics.documentCount(index.count)
         let history = try snapshot.recentChanges.map { ChangeApplier.event(try ChangeApplier.Change($0)) }
         feed = EventEndpoints.Feed(lastSequence: snapshot.head, capacity: settings.eventHistory, history: history)
         lookups = SearchLookups(index: index, maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL, metrics: metrics)
-        applier = ChangeApplier(index: index, lookups: lookups, feed: feed, metrics: metrics, applied: snapshot.head)
+        applier = ChangeApplier(index: index, lookups: lookups, collections: catalog, feed: feed, metrics: metrics, applied: snapshot.head)
         replication = ReplicationMetrics()
         replication.headSeen(snapshot.head)
         replication.applied(snapshot.head)
         let readWait = RxTimeInterval.milliseconds(Int(settings.clusterReadWait * 1000))
         documents = DocumentService(index: index, store: store, applier: applier, metrics: metrics, applyWait: readWait)
+        collections = CollectionService(
+            catalog: catalog, store: store, applier: applier, metrics: metrics, applyWait: readWait, limits: settings.collectionLimits)
         if let postgres = store as? PostgresStore {
             follower = PostgresFollower(
                 store: postgres, applier: applier, metrics: replication,
@@ -112,7 +124,10 @@ public final class SignalboxService: Sendable {
             status: { ReplicaStatus(epoch: snapshot.epoch, applied: applier.applied.value, head: replication.head) }
         ).register(on: router)
         SearchEndpoints(lookups: lookups, maxLiveQueries: { currentSettings.value.liveMaxQueries }).register(on: router)
-        DocumentEndpoints(documents: documents, writeAccess: WriteAccess(settings: currentSettings)).register(on: router)
+        let writeAccess = WriteAccess(settings: currentSettings)
+        DocumentEndpoints(documents: documents, writeAccess: writeAccess).register(on: router)
+        CollectionEndpoints(collections: collections, writeAccess: writeAccess, parameters: settings.collectionQueryParameters)
+            .register(on: router)
         EventEndpoints(feed: feed, applier: applier, epoch: snapshot.epoch, resumeWait: readWait).register(on: router)
         WebEndpoints().register(on: router)
         server = HTTPServer(configuration: settings.serverConfiguration, router: router, logger: logger)

@@ -167,6 +167,11 @@ public final class CollectionIndex: Sendable {
     }
 
     /// Runs `query` on the current snapshot.
+    /// Every document, in no particular order: what a rebuild under a new schema starts from.
+    public func allDocuments() -> [CollectionDocument] {
+        snapshot.parts.flatMap(liveDocuments)
+    }
+
     public func search(_ query: CollectionQuery) -> CollectionSearchResult {
         let search = CollectionSearch(snapshot: snapshot, layout: layout, decoder: decoder, query: query)
         return scratches.withScratch { search.run(scratch: $0) }

@@ -1,0 +1,164 @@
+import Foundation
+import Rx
+import Search
+
+/// Reads and writes the collections: schemas, documents, imports.
+///
+/// As for the cities (``DocumentService``): a write is checked against the collection's
+/// schema, made durable in the store (which numbers it), applied to this replica by the
+/// ``ChangeApplier`` (index, live queries, change feed), then answered: durable and
+/// searchable before its answer.
+final class CollectionService: Sendable {
+    let catalog: CollectionCatalog
+    private let store: any DocumentStore
+    private let applier: ChangeApplier
+    private let metrics: ServiceMetrics
+    private let applyWait: RxTimeInterval
+    let limits: CollectionLimits
+
+    init(
+        catalog: CollectionCatalog, store: any DocumentStore, applier: ChangeApplier, metrics: ServiceMetrics,
+        applyWait: RxTimeInterval, limits: CollectionLimits
+    ) {
+        self.catalog = catalog
+        self.store = store
+        self.applier = applier
+        self.metrics = metrics
+        self.applyWait = applyWait
+        self.limits = limits
+    }
+
+    /// The collection named `name`, or ``CollectionError/noSuchCollection(_:)``.
+    func collection(_ name: String) throws(CollectionError) -> ServedCollection {
+        guard let collection = catalog.named(name) else { throw .noSuchCollection(name) }
+        return collection
+    }
+
+    // MARK: Schemas
+
+    /// Creates the collection (`created`) or replaces its schema; the index is rebuilt in the
+    /// background while the old one serves.
+    func putSchema(_ name: String, json: [UInt8]) async throws -> (created: Bool, receipt: WriteReceipt) {
+        guard CollectionSchema.isValidCollectionName(name) else { throw CollectionError.invalidName(name) }
+        let existing = catalog.named(name)
+        if existing?.isBuiltIn == true { throw CollectionError.builtIn(name) }
+        let schema: CollectionSchema
+        do {
+            schema = try CollectionSchema.decode(json: json, limits: limits.schema)
+        } catch {
+            throw CollectionError.invalidSchema(error.description)
+        }
+        if existing == nil && catalog.all.filter({ !$0.isBuiltIn }).count >= limits.maxCollections {
+            throw CollectionError.tooManyCollections(limit: limits.maxCollections)
+        }
+        let body = Data(schema.encodedJSON())
+        let receipt = try await commitAndApply(.putSchema(collection: name, schema: body), kind: .schema, id: "")
+        return (existing == nil, receipt)
+    }
+
+    /// Deletes the collection and its documents.
+    func drop(_ name: String) async throws -> WriteReceipt {
+        let collection = try collection(name)
+        if collection.isBuiltIn { throw CollectionError.builtIn(name) }
+        return try await commitAndApply(.dropCollection(collection: name), kind: .schema, id: "")
+    }
+
+    // MARK: Documents
+
+    func document(_ name: String, id: String) throws -> CollectionDocument? {
+        try collection(name).index.document(id: id)
+    }
+
+    /// Stores the document `json` (its id field may be left out, and must equal `id` if given).
+    func upsert(_ name: String, id: String, json: [UInt8]) async throws -> WriteReceipt {
+        let collection = try collection(name)
+        if collection.isBuiltIn { throw CollectionError.unsupportedImport("Write cities through PUT /documents/{id}.") }
+        let document = try decode(json, pathID: id, in: collection)
+        if collection.index.document(id: id) == nil && collection.index.count >= limits.maxDocuments {
+            throw CollectionError.tooManyDocuments(collection: name, limit: limits.maxDocuments)
+        }
+        return try await commitAndApply(
+            .upsert(collection: name, id: id, body: Data(document.body)), kind: .document, id: id, record: document)
+    }
+
+    func delete(_ name: String, id: String) async throws -> WriteReceipt {
+        let collection = try collection(name)
+        if collection.isBuiltIn { throw CollectionError.unsupportedImport("Delete cities through DELETE /documents/{id}.") }
+        guard collection.index.document(id: id) != nil else { throw CollectionError.noSuchDocument(collection: name, id: id) }
+        return try await commitAndApply(.delete(collection: name, id: id, inBaseData: true), kind: .document, id: id)
+    }
+
+    private func decode(_ json: [UInt8], pathID: String, in collection: ServedCollection) throws -> CollectionDocument {
+        let idField = collection.schema.idField
+        var body = json
+        var document: CollectionDocument
+        do {
+            document = try collection.decoder.decode(body)
+        } catch DocumentError.missingId {
+            // The id may be left out of the body: it is the path's.
+            body = Self.inserting(id: pathID, field: idField, into: json)
+            do {
+                document = try collection.decoder.decode(body)
+            } catch {
+                throw CollectionError.invalidDocument(error.description)
+            }
+        } catch {
+            throw CollectionError.invalidDocument(error.description)
+        }
+        guard document.id == pathID else { throw CollectionError.idMismatch(body: document.id, path: pathID) }
+        return document
+    }
+
+    /// `json` (an object) with `"field": "id"` as its first member.
+    private static func inserting(id: String, field: String, into json: [UInt8]) -> [UInt8] {
+        guard let open = json.firstIndex(of: UInt8(ascii: "{")) else { return json }
+        var writer = JSONWriter(capacity: json.count + id.utf8.count + field.utf8.count + 8)
+        writer.raw("{")
+        writer.key(field)
+        writer.string(id)
+        let rest = json[(open + 1)...]
+        let isEmpty = rest.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } == UInt8(ascii: "}")
+        if !isEmpty { writer.raw(",") }
+        writer.raw(Array(rest))
+        return writer.bytes
+    }
+
+    // MARK: Imports
+
+    /// An import session for `name`, committing each batch durably and applying it before the next.
+    func importSession(_ name: String, format: ImportSession.Format) throws -> ImportSession {
+        let collection = try collection(name)
+        if collection.isBuiltIn { throw CollectionError.unsupportedImport("Import into the built-in cities is not supported; PUT /documents/{id}.") }
+        let (limits, store, applier, applyWait) = (self.limits, self.store, self.applier, self.applyWait)
+        return ImportSession(
+            format: format, schema: collection.schema, limits: limits.document, batchSize: limits.importBatch,
+            exists: { collection.index.document(id: $0) != nil }
+        ) { documents in
+            if collection.index.count + documents.count > limits.maxDocuments {
+                throw CollectionError.tooManyDocuments(collection: name, limit: limits.maxDocuments)
+            }
+            let first = try await store.commit(
+                batch: documents.map { .upsert(collection: name, id: $0.id, body: Data($0.body)) })
+            let changes = documents.enumerated().map { offset, document in
+                ChangeApplier.Change(
+                    sequence: first + Int64(offset), collection: name, id: document.id, record: document, body: Data(document.body))
+            }
+            applier.offer(changes)
+            let last = first + Int64(documents.count - 1)
+            _ = try? await applier.applied(atLeast: last, within: applyWait).value
+            return last
+        }
+    }
+
+    private func commitAndApply(
+        _ write: StoreWrite, kind: StoredChangeKind, id: String, record: CollectionDocument? = nil
+    ) async throws -> WriteReceipt {
+        let sequence = try await store.commit(write)
+        metrics.write()
+        await applier.apply(
+            ChangeApplier.Change(
+                sequence: sequence, collection: write.collection, kind: kind, id: id, record: record, body: write.body),
+            waitingAtMost: applyWait)
+        return WriteReceipt(sequence: sequence)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Search
+
+/// One bulk import into a collection (`POST /collections/{name}/documents`), fed with the
+/// body's bytes as they arrive: each line (NDJSON) or record (CSV) is parsed and checked
+/// against the schema, and the good ones are committed in batches, each durable before the
+/// next starts. A bad line is reported and the others go on. An actor: one request feeds it, in order.
+actor ImportSession {
+    enum Format: Sendable {
+        case ndjson
+        case csv
+    }
+
+    /// The answer: `{"created", "updated", "failed", "errors": [{"line", "id", "status", "detail"}]}`.
+    struct Report: Sendable, Equatable, Encodable {
+        struct LineError: Sendable, Equatable, Encodable {
+            let line: Int
+            let id: String?
+            let status: Int
+            let detail: String
+        }
+
+        var created = 0
+        var updated = 0
+        var failed = 0
+        var errors: [LineError] = []
+        /// The sequence number of the import's last change (`Signalbox-Seq`), 0 when nothing was written.
+        var lastSequence: Int64 = 0
+
+        private enum CodingKeys: String, CodingKey { case created, updated, failed, errors }
+    }
+
+    /// Most errors listed in the report; all are counted.
+    static let maxListedErrors = 100
+
+    private let format: Format
+    private let decoder: CollectionDocumentDecoder
+    private let batchSize: Int
+    private let exists: @Sendable (String) -> Bool
+    /// Commits one batch durably and applies it; returns the batch's last sequence number.
+    private let commit: @Sendable ([CollectionDocument]) async throws -> Int64
+    private var ndjson = NDJSONLineReader()
+    private var csv = CSVRecordReader()
+    private var csvBuilder: CSVDocumentBuilder?
+    private var schema: CollectionSchema
+    private var pending: [(line: Int, document: CollectionDocument)] = []
+    private var seen = Set<String>()
+    private(set) var report = Report()
+
+    init(
+        format: Format, schema: CollectionSchema, limits: CollectionDocumentLimits, batchSize: Int,
+        exists: @escaping @Sendable (String) -> Bool, commit: @escaping @Sendable ([CollectionDocument]) async throws -> Int64
+    ) {
+        self.format = format
+        self.schema = schema
+        decoder = CollectionDocumentDecoder(schema: schema, limits: limits)
+        self.batchSize = max(batchSize, 1)
+        self.exists = exists
+        self.commit = commit
+    }
+
+    /// Parses `chunk`; commits a batch whenever one is full.
+    func feed(_ chunk: [UInt8]) async throws {
+        switch format {
+        case .ndjson: try await take(ndjson.feed(chunk))
+        case .csv: try await take(csv.feed(chunk))
+        }
+    }
+
+    /// Parses what is left and commits the last batch; returns the report.
+    func finish() async throws -> Report {
+        switch format {
+        case .ndjson: try await take(ndjson.finish())
+        case .csv: try await take(csv.finish())
+        }
+        try await flush()
+        return report
+    }
+
+    private func take(_ lines: [Result<NDJSONLine, ImportLineError>]) async throws {
+        for line in lines {
+            switch line {
+            case .success(let line): try await add(line.bytes, line: line.number)
+            case .failure(let error): fail(line: error.line, id: nil, error.message)
+            }
+        }
+    }
+
+    private func take(_ records: [Result<CSVRecord, ImportLineError>]) async throws {
+        for record in records {
+            switch record {
+            case .failure(let error):
+                fail(line: error.line, id: nil, error.message)
+            case .success(let record):
+                guard let builder = csvBuilder else {
+                    do {
+                        csvBuilder = try CSVDocumentBuilder(header: record, schema: schema)
+                    } catch {
+                        // Without a usable header no record can be read: the import stops here.
+                        fail(line: error.line, id: nil, error.message)
+                        throw ImportHeaderError(detail: "line \(error.line): \(error.message)")
+                    }
+                    continue
+                }
+                do {
+                    try await add(try builder.document(from: record), line: record.line)
+                } catch let error as ImportLineError {
+                    fail(line: error.line, id: nil, error.message)
+                }
+            }
+        }
+    }
+
+    private func add(_ json: [UInt8], line: Int) async throws {
+        do {
+            let document = try decoder.decode(json)
+            pending.append((line, document))
+            if pending.count >= batchSize { try await flush() }
+        } catch let error as DocumentError {
+            fail(line: line, id: nil, error.description)
+        }
+    }
+
+    private func flush() async throws {
+        guard !pending.isEmpty else { return }
+        let batch = pending
+        pending.removeAll(keepingCapacity: true)
+        // A document written twice in one import is created once, then updated.
+        var created = 0, updated = 0
+        for (_, document) in batch {
+            if seen.insert(document.id).inserted && !exists(document.id) { created += 1 } else { updated += 1 }
+        }
+        report.lastSequence = try await commit(batch.map(\.document))
+        report.created += created
+        report.updated += updated
+    }
+
+    private func fail(line: Int, id: String?, _ detail: String) {
+        report.failed += 1
+        if report.errors.count < Self.maxListedErrors {
+            report.errors.append(Report.LineError(line: line, id: id, status: 422, detail: detail))
+        }
+    }
+}
+
+/// A CSV import whose header cannot be read against the schema: nothing can be imported (400).
+struct ImportHeaderError: Error, Sendable {
+    let detail: String
+}

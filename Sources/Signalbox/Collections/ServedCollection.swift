@@ -1,0 +1,150 @@
+import Base
+import Dispatch
+import Foundation
+import Search
+
+/// A collection this replica serves: its schema, its in-memory index and its live queries.
+///
+/// A new schema never blocks: writes are checked against it at once, while a new index is
+/// built beside the serving one (``rebuild(under:)``); the serving one keeps answering
+/// searches and taking writes, which are also kept to be replayed into the new index before
+/// it takes over. No write is lost or applied to only one of the two.
+final class ServedCollection: Sendable {
+    private struct State {
+        /// The newest schema: what writes are checked against, what `GET /collections` shows.
+        var schema: CollectionSchema
+        var decoder: CollectionDocumentDecoder
+        /// The index serving searches (built under `schema` unless a rebuild is under way).
+        var index: CollectionIndex
+        /// Writes applied while a rebuild runs, to replay into the new index: (id, body or nil).
+        var journal: [(id: String, body: [UInt8]?)]?
+        /// Bumped by each rebuild, so an older rebuild that finishes late does not take over.
+        var generation = 0
+    }
+
+    let name: String
+    /// The built-in cities: their schema cannot be replaced nor the collection deleted.
+    let isBuiltIn: Bool
+    let lookups: CollectionLookups
+    private let state: Locked<State>
+
+    init(name: String, schema: CollectionSchema, index: CollectionIndex, isBuiltIn: Bool = false, maxLiveQueries: Int = 1_000) {
+        self.name = name
+        self.isBuiltIn = isBuiltIn
+        let state = Locked(State(schema: schema, decoder: CollectionDocumentDecoder(schema: schema), index: index))
+        self.state = state
+        lookups = CollectionLookups(index: { state.withLock { $0.index } }, maxEntries: maxLiveQueries)
+    }
+
+    convenience init(name: String, schema: CollectionSchema, documents: [CollectionDocument]) {
+        self.init(name: name, schema: schema, index: CollectionIndex(schema: schema, documents: documents))
+    }
+
+    var schema: CollectionSchema { state.withLock { $0.schema } }
+    var decoder: CollectionDocumentDecoder { state.withLock { $0.decoder } }
+    var index: CollectionIndex { state.withLock { $0.index } }
+    /// Whether a new schema's index is being built.
+    var isRebuilding: Bool { state.withLock { $0.journal != nil } }
+
+    /// Applies a batch of writes to the serving index, then tells the live queries they concern.
+    func apply(_ changes: [CollectionChange]) {
+        let (index, schema) = state.withLock { state -> (CollectionIndex, CollectionSchema) in
+            if state.journal != nil {
+                for change in changes {
+                    switch change {
+                    case .upsert(let document): state.journal?.append((document.id, document.body))
+                    case .delete(let id): state.journal?.append((id, nil))
+                    }
+                }
+            }
+            return (state.index, state.index.schema)
+        }
+        // Decoded under the newest schema; the serving index may still be under the old one.
+        let fitted = changes.map { change -> CollectionChange in
+            guard case .upsert(let document) = change, schema != self.schema else { return change }
+            let decoder = CollectionDocumentDecoder(schema: schema)
+            return (try? decoder.decode(document.body)).map(CollectionChange.upsert) ?? .delete(id: document.id)
+        }
+        let outcomes = index.apply(fitted)
+        lookups.refresh(after: outcomes, schema: schema)
+    }
+
+    /// Takes `schema` for every write from now on and builds its index in the background
+    /// from the documents served now; the new index takes over once it has every write.
+    func rebuild(under schema: CollectionSchema) {
+        let (documents, generation) = state.withLock { state -> ([CollectionDocument], Int) in
+            state.schema = schema
+            state.decoder = CollectionDocumentDecoder(schema: schema)
+            state.journal = []
+            state.generation += 1
+            return (state.index.allDocuments(), state.generation)
+        }
+        DispatchQueue.global().async { [self] in
+            let decoder = CollectionDocumentDecoder(schema: schema)
+            let rebuilt = CollectionIndex(schema: schema, documents: documents.compactMap { try? decoder.decode($0.body) })
+            state.withLock { state in
+                guard state.generation == generation, let journal = state.journal else { return }
+                // Under the lock: no write lands between the replay and the swap.
+                _ = rebuilt.apply(journal.map { id, body in
+                    body.flatMap { try? decoder.decode($0) }.map(CollectionChange.upsert) ?? .delete(id: id)
+                })
+                state.index = rebuilt
+                state.journal = nil
+            }
+            lookups.indexReplaced(schema: schema)
+        }
+    }
+
+    /// `{"name", "documents", "id", "fields", "rank", "public"}`: the collection as
+    /// `GET /collections/{name}` shows it.
+    func summaryJSON() -> [UInt8] {
+        var json = JSONWriter(capacity: 256)
+        json.raw("{")
+        json.key("name")
+        json.string(name)
+        json.raw(",")
+        json.key("documents")
+        json.raw(Array(String(index.count).utf8))
+        json.raw(",")
+        var schemaJSON = schema.encodedJSON()
+        schemaJSON.removeFirst()  // its opening brace: the schema's members follow ours
+        json.raw(schemaJSON)
+        return json.bytes
+    }
+}
+
+/// The collections this replica serves, by name; the cities among them.
+final class CollectionCatalog: Sendable {
+    private let collections = Locked<[String: ServedCollection]>([:])
+
+    func named(_ name: String) -> ServedCollection? {
+        collections.withLock { $0[name] }
+    }
+
+    /// Every collection, by name.
+    var all: [ServedCollection] {
+        collections.withLock { $0.values.sorted { $0.name < $1.name } }
+    }
+
+    var count: Int { collections.withLock { $0.count } }
+
+    /// Serves `collection` under its name, in place of any before it.
+    func serve(_ collection: ServedCollection) {
+        collections.withLock { $0[collection.name] = collection }
+    }
+
+    /// Creates the collection `name` (empty) or rebuilds the existing one under `schema`.
+    func put(_ name: String, schema: CollectionSchema) {
+        if let existing = named(name) {
+            existing.rebuild(under: schema)
+        } else {
+            serve(ServedCollection(name: name, schema: schema, index: CollectionIndex(schema: schema)))
+        }
+    }
+
+    /// Stops serving the collection named `name`; returns it.
+    @discardableResult
+    func remove(_ name: String) -> ServedCollection? {
+        collections.withLock { $0.removeValue(forKey: name) }
+    }
+}

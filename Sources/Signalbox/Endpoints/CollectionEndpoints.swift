@@ -1,0 +1,224 @@
+import Base
+import Foundation
+import HTTP
+import HTTPTypes
+import Rx
+import Search
+
+/// The collections (issue 25): `GET /collections`, `GET|PUT|DELETE /collections/{name}`,
+/// `POST /collections/{name}/documents` (an import), `GET|PUT|DELETE /collections/{name}/documents/{id}`,
+/// `GET /collections/{name}/search` (a Single) and `/search/live` (a Driver over SSE).
+struct CollectionEndpoints {
+    let collections: CollectionService
+    let writeAccess: WriteAccess
+    var parameters = CollectionQueryParameters()
+
+    func register(on router: some RouteBuilder) {
+        router.get("/collections") { _ -> Single<Response> in
+            Single.deferred {
+                var json = JSONWriter(capacity: 1_024)
+                json.raw("{")
+                json.plainKey("collections")
+                json.raw("[")
+                for (index, collection) in collections.catalog.all.enumerated() {
+                    if index > 0 { json.raw(",") }
+                    json.raw(collection.summaryJSON())
+                }
+                json.raw("]}")
+                return .just(Self.json(.ok, json.bytes))
+            }
+        }
+
+        router.get("/collections/:name") { request -> Single<Response> in
+            let collection = try Self.mapped { try collections.collection(request.parameters["name"] ?? "") }
+            return .just(Self.json(.ok, collection.summaryJSON()))
+        }
+
+        router.get("/collections/:name/documents/:id") { request -> Single<Response> in
+            let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
+            guard let document = try Self.mapped({ try collections.document(name, id: id) }) else {
+                throw Self.problem(CollectionError.noSuchDocument(collection: name, id: id))
+            }
+            return .just(Self.json(.ok, document.body))
+        }
+
+        router.get("/collections/:name/search") { request -> Single<Response> in
+            let started = DispatchTime.now().uptimeNanoseconds
+            let collection = try Self.mapped { try collections.collection(request.parameters["name"] ?? "") }
+            let query = try parameters.query(from: request, schema: collection.schema)
+            return collection.lookups.first(query).map { payload in
+                let took = Int((DispatchTime.now().uptimeNanoseconds &- started) / 1000)
+                return Self.json(.ok, payload.body(tookMicroseconds: took))
+            }
+        }
+
+        router.get("/collections/:name/search/live") { request -> Driver<ServerSentEvent> in
+            let collection = try Self.mapped { try collections.collection(request.parameters["name"] ?? "") }
+            let query = try parameters.query(from: request, schema: collection.schema)
+            let driver: Driver<CollectionPayload>
+            do {
+                driver = try collection.lookups.driver(for: query)
+            } catch let error as TooManyLiveQueries {
+                throw HTTPError(
+                    .tooManyRequests, detail: "This collection has \(error.limit) live queries open (live.maxQueries).",
+                    headerFields: [.retryAfter: "1"])
+            }
+            return driver.map { payload in
+                ServerSentEvent(event: "result", data: String(decoding: payload.body(tookMicroseconds: payload.computeMicroseconds), as: UTF8.self))
+            }
+        }
+
+        let writes = router.checking(writeAccess.admit)
+        writes.put("/collections/:name") { request -> Single<Response> in
+            let name = request.parameters["name"] ?? ""
+            return Self.write {
+                let (created, receipt) = try await collections.putSchema(name, json: request.body)
+                let summary = collections.catalog.named(name)?.summaryJSON() ?? []
+                var response = Self.json(created ? .created : .ok, summary)
+                response.headerFields[WriteReceipt.sequenceField] = String(receipt.sequence)
+                if created { response.headerFields[.location] = "/collections/\(name)" }
+                return response
+            }
+        }
+
+        writes.delete("/collections/:name") { request -> Single<WriteReceipt> in
+            let name = request.parameters["name"] ?? ""
+            return Self.write { try await collections.drop(name) }
+        }
+
+        writes.put("/collections/:name/documents/:id") { request -> Single<WriteReceipt> in
+            let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
+            try Self.requireJSON(request)
+            return Self.write { try await collections.upsert(name, id: id, json: request.body) }
+        }
+
+        writes.delete("/collections/:name/documents/:id") { request -> Single<WriteReceipt> in
+            let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
+            return Self.write { try await collections.delete(name, id: id) }
+        }
+
+        writes.post("/collections/:name/documents") { request -> Single<Response> in
+            let name = request.parameters["name"] ?? ""
+            let format = try Self.importFormat(request)
+            let gzipped = try Self.isGzipped(request)
+            let session = try Self.mapped { try collections.importSession(name, format: format) }
+            let maxBytes = collections.limits.importMaxBytes
+            return Self.write {
+                try await ImportBody.feed(request.body, gzipped: gzipped, maxBytes: maxBytes, to: session)
+                let report = try await session.finish()
+                var response = Self.json(.ok, Array(try JSONCoding.encoder.encode(report)))
+                if report.lastSequence > 0 { response.headerFields[WriteReceipt.sequenceField] = String(report.lastSequence) }
+                return response
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func json(_ status: HTTPResponse.Status, _ body: [UInt8]) -> Response {
+        Response(status: status, headerFields: [.contentType: "application/json"], body: body)
+    }
+
+    /// A write's answer: the work runs to its end even if the client leaves (an accepted
+    /// write is never half done); its errors are answered as problems.
+    private static func write<Element: Sendable>(_ work: @escaping @Sendable () async throws -> Element) -> Single<Element> {
+        Single.create { observer in
+            Task {
+                do {
+                    observer(.success(try await work()))
+                } catch {
+                    observer(.failure(problem(error)))
+                }
+            }
+            return Disposables.create()
+        }
+    }
+
+    private static func mapped<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw problem(error)
+        }
+    }
+
+    /// The problem a client gets for `error`.
+    static func problem(_ error: any Error) -> any Error {
+        guard let error = error as? CollectionError else { return StoreProblem.httpError(for: error) }
+        switch error {
+        case .noSuchCollection(let name):
+            return HTTPError(.notFound, detail: "No collection is named \(name.prefix(64)).")
+        case .noSuchDocument(let collection, let id):
+            return HTTPError(.notFound, detail: "The collection \(collection.prefix(64)) has no document with the id \(id.prefix(512)).")
+        case .invalidName(let name):
+            return HTTPError(
+                .badRequest, detail: "\(name.prefix(80)) is not a collection name: 1 to 64 of a-z, 0-9, '_' and '-', starting with a letter or digit.")
+        case .invalidSchema(let detail):
+            return HTTPError(.badRequest, detail: "The schema is not valid: \(detail)")
+        case .builtIn(let name):
+            return HTTPError(.conflict, detail: "\(name) is the built-in collection: its schema is fixed and it cannot be deleted.")
+        case .tooManyCollections(let limit):
+            return HTTPError(.conflict, detail: "There are already \(limit) collections (collections.max).")
+        case .tooManyDocuments(let collection, let limit):
+            return HTTPError(.conflict, detail: "The collection \(collection) would hold more than \(limit) documents (collections.maxDocuments).")
+        case .invalidDocument(let detail):
+            return HTTPError(.unprocessableContent, detail: "The document is not valid: \(detail)")
+        case .idMismatch(let body, let path):
+            return HTTPError(.unprocessableContent, detail: "The body's id \(body.prefix(512)) differs from the path's id \(path.prefix(512)).")
+        case .unsupportedImport(let detail):
+            return HTTPError(.conflict, detail: detail)
+        }
+    }
+
+    private static func requireJSON(_ request: Request) throws(HTTPError) {
+        if let type = request.headerFields[.contentType]?.lowercased(), !type.hasPrefix("application/json"), !type.contains("+json") {
+            throw HTTPError(.unsupportedMediaType, detail: "Send the document as application/json.")
+        }
+    }
+
+    private static func importFormat(_ request: Request) throws(HTTPError) -> ImportSession.Format {
+        let type = (request.headerFields[.contentType] ?? "").lowercased()
+        if type.hasPrefix("application/x-ndjson") || type.hasPrefix("application/jsonl") || type.hasPrefix("application/json-seq") || type.hasPrefix("application/jsonlines") {
+            return .ndjson
+        }
+        if type.hasPrefix("text/csv") { return .csv }
+        throw HTTPError(.unsupportedMediaType, detail: "Send an import as application/x-ndjson (one JSON object a line) or text/csv (a header row first).")
+    }
+
+    private static func isGzipped(_ request: Request) throws(HTTPError) -> Bool {
+        guard let encoding = request.headerFields[.contentEncoding]?.lowercased().trimmingCharacters(in: .whitespaces), !encoding.isEmpty,
+            encoding != "identity"
+        else { return false }
+        guard encoding == "gzip" || encoding == "x-gzip" else {
+            throw HTTPError(.unsupportedMediaType, detail: "Content-Encoding \(encoding.prefix(32)) is not supported; send gzip or nothing.")
+        }
+        return true
+    }
+}
+
+/// Feeds an import's body to its session, inflating it first when it was sent gzip-compressed.
+enum ImportBody {
+    /// Pieces of this size go to the parser, so a batch commits while the rest is still to parse.
+    static let piece = 1 << 20
+
+    static func feed(_ body: [UInt8], gzipped: Bool, maxBytes: Int, to session: ImportSession) async throws {
+        if gzipped {
+            let inflater = GzipInflater(maxOutputBytes: maxBytes)
+            var inflated: [[UInt8]] = []
+            do {
+                for start in stride(from: 0, to: body.count, by: piece) {
+                    try inflater.feed(Array(body[start..<min(start + piece, body.count)])) { inflated.append($0) }
+                    for chunk in inflated { try await session.feed(chunk) }
+                    inflated.removeAll()
+                }
+                try inflater.finish()
+            } catch let failure as GzipInflater.Failure {
+                throw HTTPError(failure == .tooLarge(limit: maxBytes) ? .contentTooLarge : .badRequest, detail: "\(failure) (import.maxBytes).")
+            }
+        } else {
+            for start in stride(from: 0, to: body.count, by: piece) {
+                try await session.feed(Array(body[start..<min(start + piece, body.count)]))
+            }
+        }
+    }
+}
