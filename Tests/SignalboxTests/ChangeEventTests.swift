@@ -11,12 +11,13 @@ import Testing
     /// What `/events` sent before events were encoded once: `JSONEncoder` per client.
     func encodedPerClient(_ change: ChangeEvent) -> String {
         struct Body: Encodable {
+            let collection: String
             let id: String
             let document: Document?
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = String(decoding: try! encoder.encode(Body(id: change.documentID, document: change.document)), as: UTF8.self)
+        let data = String(decoding: try! encoder.encode(Body(collection: change.collection, id: change.documentID, document: change.document)), as: UTF8.self)
         return String(decoding: ServerSentEvent(id: String(change.sequence), event: change.kind.rawValue, data: data).encoded, as: UTF8.self)
     }
 
