@@ -21,7 +21,7 @@
 /// A field or a value is a bare word (letters, digits, `_ - . :`) or quoted (`"..."`, `'...'`;
 /// a backslash escapes the quote); a keyword used as a value must be quoted. Values take the
 /// type of their field: a string is folded (`FilterValue.fold`), a number is a finite decimal,
-/// a boolean is `true` or `false`. `>`, `>=`, `<`, `<=` and `TO` compare numbers only; a geo
+/// a boolean is `true` or `false` in any case. `>`, `>=`, `<`, `<=` and `TO` compare numbers only; a geo
 /// field is filtered with the geo functions only (and `EXISTS`).
 ///
 /// Bounded: a text longer than `maxLength` bytes is refused before it is read, and nesting

@@ -9,10 +9,12 @@
 /// goes on after it: text after a closing quote (`"a"b`), a quoted cell not closed at the end of
 /// the input, a record over `maxRecordBytes` or `maxCells` (its bytes are dropped as they come).
 ///
-/// Ours rather than a library's, by a figure (`Benchmarks/CSVBenchmarks`, release build, the
-/// same generated 1,000,000-line, 87 MB CSV, 26 Nov 2026): see `docs/collections-import.md`.
-/// Neither `yaslab/CSV.swift` 2.5.2 (pull-based: it reads an `InputStream` itself) nor
-/// `swiftcsv/SwiftCSV` 0.10.0 (a whole `String` in memory) can be fed chunks as they arrive.
+/// Ours rather than a library's, by the figures of `Benchmarks/CSVBenchmarks/run.sh` (release
+/// build, the same generated 1,000,000-line 75 MB CSV, 3 runs each, 26 Nov 2026, machine shared
+/// with other builds): this reader 0.94-1.08 M records/s, 18 MiB peak; `yaslab/CSV.swift` 2.5.2
+/// 63-88 k records/s; `swiftcsv/SwiftCSV` 0.10.0 34-52 k records/s, 159 MiB. Under callgrind,
+/// 4,267 instructions a record against 14.5× and 17.9× that. Nor can either be fed chunks as they
+/// arrive: CSV.swift pulls from an `InputStream` itself, SwiftCSV parses one whole `String`.
 public struct CSVRecordReader: Sendable {
     /// Default of `maxRecordBytes`: 1 MiB.
     public static let defaultMaxRecordBytes = 1 << 20
