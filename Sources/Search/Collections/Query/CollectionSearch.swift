@@ -77,9 +77,7 @@ struct CollectionSearch {
                     total += documents.count
                     guard heap.capacity > 0 else { continue }
                     let keys = documents.withUnsafeBufferPointer { sort.values($0, in: segment) }
-                    for (i, d) in documents.enumerated() {
-                        heap.offer(Ranked(part: partIndex, document: d, tier: 0, keys: keys[i]), precedes: precedes)
-                    }
+                    offerBest(documents.indices.lazy.map { (document: documents[$0], tier: UInt64(0), keys: keys[$0]) }, part: partIndex, to: &heap, precedes: precedes)
                 }
             } else {
                 var accumulator = scratch.accumulator(documents: segment.count)
@@ -96,10 +94,10 @@ struct CollectionSearch {
                     }
                 } else if heap.capacity > 0 {
                     let keys = sort.values(accumulator.touched, in: segment)
-                    for (i, d) in accumulator.touched.enumerated() {
-                        let tier = CollectionRankKey.tier(accumulator.key[Int(d)])
-                        heap.offer(Ranked(part: partIndex, document: d, tier: tier, keys: keys[i]), precedes: precedes)
-                    }
+                    let touched = accumulator.touched, key = accumulator.key
+                    offerBest(
+                        touched.indices.lazy.map { (document: touched[$0], tier: CollectionRankKey.tier(key[Int(touched[$0])]), keys: keys[$0]) },
+                        part: partIndex, to: &heap, precedes: precedes)
                 }
                 scratch.accumulator = accumulator
             }
@@ -110,6 +108,25 @@ struct CollectionSearch {
         let hits = page.map { hit(for: $0, distanceFrom: distanceFrom, buffer: &buffer) }
         let (facetCounts, stats) = facets.result(limit: min(max(query.facetValuesLimit, 0), CollectionQuery.Limits.maxFacetValues))
         return CollectionSearchResult(total: total, hits: hits, facets: facetCounts, stats: stats)
+    }
+
+    /// Offers a segment's matches to the page's heap: first the segment's own best `capacity`
+    /// by `SortPlan.SegmentKey` (integers, no closure), then only those across segments.
+    private func offerBest(
+        _ candidates: some Sequence<(document: UInt32, tier: UInt64, keys: SIMD4<Double>)>, part: Int32,
+        to heap: inout BoundedHeap<Ranked>, precedes: (Ranked, Ranked) -> Bool
+    ) {
+        var best = BoundedHeap<(key: SortPlan.SegmentKey, keys: SIMD4<Double>)>(capacity: heap.capacity)
+        for candidate in candidates {
+            let key = sort.segmentKey(candidate.keys, relevance: candidate.tier | UInt64(candidate.document))
+            best.offer((key, candidate.keys), precedes: { $0.key < $1.key })
+        }
+        for entry in best.elements {
+            let relevance = entry.key.relevance
+            heap.offer(
+                Ranked(part: part, document: UInt32(truncatingIfNeeded: relevance), tier: CollectionRankKey.tier(relevance), keys: entry.keys),
+                precedes: precedes)
+        }
     }
 
     /// Records the documents of `part` matching the words into `accumulator` (the first word
