@@ -15,7 +15,7 @@ import Testing
     let index = CollectionIndex(schema: F.products, documents: documents)
     /// The same documents among many others the text does not match: there the filter is
     /// tested per admitted document, in `index` as a set (the text reaches every document).
-    let padded = CollectionIndex(schema: F.products, documents: documents + (0..<200).map { F.product("pad\($0)", title: "Other", price: 15) })
+    let padded = CollectionIndex(schema: F.products, documents: documents + (0..<400).map { F.product("pad\($0)", title: "Other", price: 15) })
 
     /// Ids passing `filter`, sorted; checked to be the same through the set path (empty text),
     /// the text path with the filter as a set, and the text path testing each document.

@@ -131,8 +131,9 @@ struct CollectionSearch {
 
     /// Records the documents of `part` matching the words into `accumulator` (the first word
     /// admits documents, later words rank them), skipping deleted ones and those the filter
-    /// refuses. When the first word reaches more than a sixteenth of the segment's documents, the
-    /// filter is evaluated once as a set (a bit test per posting); otherwise per document admitted.
+    /// refuses. When the first word reaches more than a sixty-fourth of the segment's documents,
+    /// the filter is evaluated once as a set (a bit test per posting; the set costs about a word
+    /// per 64 documents plus the documents it holds); otherwise per document admitted.
     private func matchText(_ part: CollectionSnapshot.Part, filter: SegmentFilter?, accumulator: inout Accumulator, scratch: SearchScratch) {
         let text = part.segment.text
         let missing = UInt64(words.count - 1)
@@ -140,7 +141,7 @@ struct CollectionSearch {
         var filterSet: DocumentSet?
         if let filter {
             let postings = wordMatches[0].reduce(0) { $0 + text.postingStarts[$1.terms.upperBound] - text.postingStarts[$1.terms.lowerBound] }
-            if postings * 16 > part.segment.count {
+            if postings * 64 > part.segment.count {
                 var set = filter.documents(count: part.segment.count)
                 if part.deletedCount > 0 { set.subtract(part.deleted) }
                 filterSet = set
