@@ -27,7 +27,7 @@ struct CollectionSearch {
         self.layout = layout
         self.decoder = decoder
         self.query = query
-        words = ParsedQuery.words(of: query.text)
+        words = ParsedQuery(SearchQuery(query.text)).words  // the cities' word parsing, unchanged
         sort = SortPlan(query.sort, layout: layout)
         limit = min(max(query.limit, 0), CollectionQuery.Limits.maxLimit)
         offset = min(max(query.offset, 0), CollectionQuery.Limits.maxOffset)
