@@ -152,7 +152,8 @@ struct JSONScanner {
         }
     }
 
-    /// Passes over a string, escapes checked but not decoded.
+    /// Passes over a string, escapes checked but not decoded (raw control characters pass, as in
+    /// `readString`: a document's undeclared fields are judged like its declared ones).
     private mutating func skipString() throws(Failure) {
         position += 1
         while position < bytes.count {
@@ -167,8 +168,6 @@ struct JSONScanner {
                 } else {
                     position += 1
                 }
-            } else if byte < 0x20 {
-                throw fail("control character in a string")
             }
         }
         throw fail("unterminated string")

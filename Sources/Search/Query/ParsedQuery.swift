@@ -44,7 +44,22 @@ struct ParsedQuery: Sendable {
 
     init(_ query: SearchQuery) {
         text = query.text
-        words = Self.words(of: query.text)
+        var buffer = TokenBuffer()
+        var text = query.text
+        if text.utf8.count > SearchQuery.Limits.maxTextBytes {
+            text = String(decoding: text.utf8.prefix(SearchQuery.Limits.maxTextBytes), as: UTF8.self)
+        }
+        Normalizer.scan(text, into: &buffer)
+        let spans = buffer.spans.prefix(SearchQuery.Limits.maxWords)
+        // The last word is complete when the text goes on after it (a space, a full stop...).
+        let scalarCount = text.unicodeScalars.count
+        words = spans.enumerated().map { index, span in
+            let isLast = index == spans.count - 1
+            return QueryWord(
+                units: Array(buffer.units(of: span)),
+                isPrefix: isLast && Int(span.scalarEnd) == scalarCount && spans.count == buffer.spans.count,
+                isCJK: span.isCJK)
+        }
         limit = min(max(query.limit, 0), SearchQuery.Limits.maxLimit)
         offset = min(max(query.offset, 0), SearchQuery.Limits.maxOffset)
         if query.countries.isEmpty {
@@ -58,28 +73,6 @@ struct ParsedQuery: Sendable {
             countryMask = mask
         }
         minRank = query.minRank.flatMap { $0.isFinite ? $0 : nil }
-    }
-
-    /// The normalized words of `text` (at most `maxWords`, from its first `maxTextBytes` bytes);
-    /// the last is a prefix unless the text goes on after it. Collection searches parse alike.
-    @inline(__always)
-    static func words(of text: String) -> [QueryWord] {
-        var buffer = TokenBuffer()
-        var text = text
-        if text.utf8.count > SearchQuery.Limits.maxTextBytes {
-            text = String(decoding: text.utf8.prefix(SearchQuery.Limits.maxTextBytes), as: UTF8.self)
-        }
-        Normalizer.scan(text, into: &buffer)
-        let spans = buffer.spans.prefix(SearchQuery.Limits.maxWords)
-        // The last word is complete when the text goes on after it (a space, a full stop...).
-        let scalarCount = text.unicodeScalars.count
-        return spans.enumerated().map { index, span in
-            let isLast = index == spans.count - 1
-            return QueryWord(
-                units: Array(buffer.units(of: span)),
-                isPrefix: isLast && Int(span.scalarEnd) == scalarCount && spans.count == buffer.spans.count,
-                isCJK: span.isCJK)
-        }
     }
 
     /// Whether the filters let `document` through.

@@ -13,16 +13,23 @@ import Testing
         F.product("5", title: "Item five", tags: ["green"], brand: "Initech", price: 20, inStock: false, store: (-17.0, -179.5)),
     ]
     let index = CollectionIndex(schema: F.products, documents: documents)
-    /// The same documents among many others the text does not match: there the filter is
-    /// tested per admitted document, in `index` as a set (the text reaches every document).
-    let padded = CollectionIndex(schema: F.products, documents: documents + (0..<200).map { F.product("pad\($0)", title: "Other", price: 15) })
+    /// The same documents, with text queries forced to test the filter per document or as a set.
+    let perDocument = Self.index(.perDocument)
+    let asSet = Self.index(.asSet)
+
+    private static func index(_ textFilter: TextFilterStrategy) -> CollectionIndex {
+        var configuration = CollectionIndex.Configuration()
+        configuration.textFilter = textFilter
+        return CollectionIndex(schema: F.products, documents: documents, configuration: configuration)
+    }
 
     /// Ids passing `filter`, sorted; checked to be the same through the set path (empty text),
     /// the text path with the filter as a set, and the text path testing each document.
     private func ids(_ filter: FilterExpression, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
         let bySet = index.search(CollectionQuery(filter: filter, limit: 100)).hits.map(\.id).sorted()
-        let byTextAndSet = index.search(CollectionQuery(text: "item", filter: filter, limit: 100)).hits.map(\.id).sorted()
-        let byDocument = padded.search(CollectionQuery(text: "item", filter: filter, limit: 100)).hits.map(\.id).sorted()
+        let byTextAndSet = asSet.search(CollectionQuery(text: "item", filter: filter, limit: 100)).hits.map(\.id).sorted()
+        let byDocument = perDocument.search(CollectionQuery(text: "item", filter: filter, limit: 100)).hits.map(\.id).sorted()
+        #expect(index.search(CollectionQuery(text: "item", filter: filter, limit: 100)).hits.map(\.id).sorted() == bySet, sourceLocation: sourceLocation)
         #expect(bySet == byTextAndSet, "set evaluation differs with text", sourceLocation: sourceLocation)
         #expect(bySet == byDocument, "set and per-document evaluation differ", sourceLocation: sourceLocation)
         #expect(index.search(CollectionQuery(filter: filter, limit: 0)).total == bySet.count, sourceLocation: sourceLocation)

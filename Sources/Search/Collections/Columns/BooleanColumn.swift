@@ -1,6 +1,6 @@
 /// The values of one `boolean` field in a segment: each value's documents as a set, and each
 /// document's value (for facets and sort).
-struct BooleanColumn: Sendable {
+final class BooleanColumn: Sendable {
     static let missing: UInt8 = 2
     /// 0 false, 1 true, `missing`.
     let values: [UInt8]

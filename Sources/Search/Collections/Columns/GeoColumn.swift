@@ -6,7 +6,7 @@
 /// radius). Chosen over a fixed grid because one sorted array of 8 bytes a point adapts to any
 /// density and any radius: a grid's cell size is either too coarse for points packed in one
 /// city or too fine (too many cells to visit) for a radius of a thousand kilometers.
-struct GeoColumn: Sendable {
+final class GeoColumn: Sendable {
     /// Per document, NaN when missing.
     let latitudes: [Double]
     let longitudes: [Double]

@@ -1,6 +1,6 @@
 /// The values of one `number` field in a segment: a column by document (NaN when missing) and the
 /// documents with a value sorted by it, for ranges, min/max and sort.
-struct NumberColumn: Sendable {
+final class NumberColumn: Sendable {
     let values: [Double]
     /// Documents with a value, by ascending value (then number).
     let order: [UInt32]

@@ -3,7 +3,7 @@
 ///
 /// Values live in byte arenas with 32-bit offsets (no `String` object per value: a field of
 /// unique values, a path say, would pay about 80 bytes a document for them).
-struct StringColumn: Sendable {
+final class StringColumn: Sendable {
     /// The case folding of string values, for filters and facets alike (`=` is exact after it).
     /// The filter parser folds its values the same way.
     static func fold(_ text: String) -> String { text.lowercased() }

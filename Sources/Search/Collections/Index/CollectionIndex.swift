@@ -20,6 +20,8 @@ public final class CollectionIndex: Sendable {
         public var mergeFanIn = 4
         /// A segment with a larger share of its documents deleted is rewritten. Default 0.5.
         public var maxDeletedFraction = 0.5
+        /// How a text query applies its filter (tests force each way; `CollectionSearch`).
+        var textFilter = TextFilterStrategy.byCost
 
         public init() {}
     }
@@ -173,7 +175,7 @@ public final class CollectionIndex: Sendable {
     }
 
     public func search(_ query: CollectionQuery) -> CollectionSearchResult {
-        let search = CollectionSearch(snapshot: snapshot, layout: layout, decoder: decoder, query: query)
+        let search = CollectionSearch(snapshot: snapshot, layout: layout, decoder: decoder, query: query, textFilter: configuration.textFilter)
         return scratches.withScratch { search.run(scratch: $0) }
     }
 }

@@ -9,7 +9,7 @@ public struct CollectionQueryMatcher: Sendable {
     private let predicate: DocumentPredicate?
 
     public init(_ query: CollectionQuery, schema: CollectionSchema) {
-        let words = ParsedQuery.words(of: query.text)
+        let words = ParsedQuery(SearchQuery(query.text)).words  // the cities' word parsing, unchanged
         firstWord = words.first
         hasText = !words.isEmpty
         let layout = SchemaLayout(schema)

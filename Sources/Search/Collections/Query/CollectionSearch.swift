@@ -21,13 +21,18 @@ struct CollectionSearch {
     let sort: SortPlan
     let limit: Int
     let offset: Int
+    let textFilter: TextFilterStrategy
 
-    init(snapshot: CollectionSnapshot, layout: SchemaLayout, decoder: CollectionDocumentDecoder, query: CollectionQuery) {
+    init(
+        snapshot: CollectionSnapshot, layout: SchemaLayout, decoder: CollectionDocumentDecoder, query: CollectionQuery,
+        textFilter: TextFilterStrategy = .byCost
+    ) {
+        self.textFilter = textFilter
         self.snapshot = snapshot
         self.layout = layout
         self.decoder = decoder
         self.query = query
-        words = ParsedQuery.words(of: query.text)
+        words = ParsedQuery(SearchQuery(query.text)).words  // the cities' word parsing, unchanged
         sort = SortPlan(query.sort, layout: layout)
         limit = min(max(query.limit, 0), CollectionQuery.Limits.maxLimit)
         offset = min(max(query.offset, 0), CollectionQuery.Limits.maxOffset)
@@ -77,9 +82,7 @@ struct CollectionSearch {
                     total += documents.count
                     guard heap.capacity > 0 else { continue }
                     let keys = documents.withUnsafeBufferPointer { sort.values($0, in: segment) }
-                    for (i, d) in documents.enumerated() {
-                        heap.offer(Ranked(part: partIndex, document: d, tier: 0, keys: keys[i]), precedes: precedes)
-                    }
+                    offerBest(documents.indices.lazy.map { (document: documents[$0], tier: UInt64(0), keys: keys[$0]) }, part: partIndex, to: &heap, precedes: precedes)
                 }
             } else {
                 var accumulator = scratch.accumulator(documents: segment.count)
@@ -96,10 +99,10 @@ struct CollectionSearch {
                     }
                 } else if heap.capacity > 0 {
                     let keys = sort.values(accumulator.touched, in: segment)
-                    for (i, d) in accumulator.touched.enumerated() {
-                        let tier = CollectionRankKey.tier(accumulator.key[Int(d)])
-                        heap.offer(Ranked(part: partIndex, document: d, tier: tier, keys: keys[i]), precedes: precedes)
-                    }
+                    let touched = accumulator.touched, key = accumulator.key
+                    offerBest(
+                        touched.indices.lazy.map { (document: touched[$0], tier: CollectionRankKey.tier(key[Int(touched[$0])]), keys: keys[$0]) },
+                        part: partIndex, to: &heap, precedes: precedes)
                 }
                 scratch.accumulator = accumulator
             }
@@ -112,10 +115,30 @@ struct CollectionSearch {
         return CollectionSearchResult(total: total, hits: hits, facets: facetCounts, stats: stats)
     }
 
+    /// Offers a segment's matches to the page's heap: first the segment's own best `capacity`
+    /// by `SortPlan.SegmentKey` (integers, no closure), then only those across segments.
+    private func offerBest(
+        _ candidates: some Sequence<(document: UInt32, tier: UInt64, keys: SIMD4<Double>)>, part: Int32,
+        to heap: inout BoundedHeap<Ranked>, precedes: (Ranked, Ranked) -> Bool
+    ) {
+        var best = BoundedHeap<(key: SortPlan.SegmentKey, keys: SIMD4<Double>)>(capacity: heap.capacity)
+        for candidate in candidates {
+            let key = sort.segmentKey(candidate.keys, relevance: candidate.tier | UInt64(candidate.document))
+            best.offer((key, candidate.keys), precedes: { $0.key < $1.key })
+        }
+        for entry in best.elements {
+            let relevance = entry.key.relevance
+            heap.offer(
+                Ranked(part: part, document: UInt32(truncatingIfNeeded: relevance), tier: CollectionRankKey.tier(relevance), keys: entry.keys),
+                precedes: precedes)
+        }
+    }
+
     /// Records the documents of `part` matching the words into `accumulator` (the first word
     /// admits documents, later words rank them), skipping deleted ones and those the filter
-    /// refuses. When the first word reaches more than a sixteenth of the segment's documents, the
-    /// filter is evaluated once as a set (a bit test per posting); otherwise per document admitted.
+    /// refuses. The filter is evaluated once as a set (then a bit test per posting) when that
+    /// costs less than testing each posting of the first word (a test of a document reads its
+    /// columns at random: counted as 8 set steps); otherwise per document admitted.
     private func matchText(_ part: CollectionSnapshot.Part, filter: SegmentFilter?, accumulator: inout Accumulator, scratch: SearchScratch) {
         let text = part.segment.text
         let missing = UInt64(words.count - 1)
@@ -123,7 +146,13 @@ struct CollectionSearch {
         var filterSet: DocumentSet?
         if let filter {
             let postings = wordMatches[0].reduce(0) { $0 + text.postingStarts[$1.terms.upperBound] - text.postingStarts[$1.terms.lowerBound] }
-            if postings * 16 > part.segment.count {
+            let asSet: Bool
+            switch textFilter {
+            case .byCost: asSet = filter.setCost(count: part.segment.count) < postings * 8
+            case .perDocument: asSet = false
+            case .asSet: asSet = true
+            }
+            if asSet {
                 var set = filter.documents(count: part.segment.count)
                 if part.deletedCount > 0 { set.subtract(part.deleted) }
                 filterSet = set
@@ -224,4 +253,11 @@ enum CollectionRankKey {
     static func tier(_ key: UInt64) -> UInt64 { key & ~0xFFFF_FFFF }
     static func missing(_ key: UInt64) -> Int { Int(key >> RankKey.missingShift) }
     static func typos(_ key: UInt64) -> Int { Int(key >> typoShift & 0x3F) }
+}
+
+/// How a text query applies its filter: by the cheaper way for each segment, or always one way.
+enum TextFilterStrategy: Sendable, Hashable {
+    case byCost
+    case perDocument
+    case asSet
 }

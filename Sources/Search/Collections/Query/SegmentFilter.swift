@@ -157,6 +157,27 @@ indirect enum SegmentFilter {
         }
     }
 
+    /// About how many steps `documents(count:)` takes: the documents it inserts (value lists,
+    /// number ranges) plus a word per 64 documents for each set it makes. Geo shapes count an
+    /// eighth of the segment (their candidates are not known before the walk).
+    func setCost(count: Int) -> Int {
+        let words = count / 64 + 1
+        switch self {
+        case .constant: return words
+        case .strings(let column, let ids):
+            return words + ids.reduce(0) { $0 + Int(column.valueStarts[Int($1) + 1] - column.valueStarts[Int($1)]) }
+        case .numbers(let column, let bounds): return words + column.range(bounds).count
+        case .boolean: return 0
+        case .exists(let column):
+            if case .numbers(let numbers) = column { return words + numbers.order.count }
+            if case .geo(let geo) = column { return words + geo.cells.count }
+            return words
+        case .geoRadius, .geoBox: return words + count / 8
+        case .not(let inner): return words + inner.setCost(count: count)
+        case .and(let parts), .or(let parts): return parts.reduce(words) { $0 + $1.setCost(count: count) }
+        }
+    }
+
     /// The first `_geoRadius` center, depth first: the point hits measure their distance from
     /// when the sort names none.
     static func radiusCenter(in expression: FilterExpression) -> GeoPoint? {

@@ -111,4 +111,33 @@ struct SortPlan {
         }
         return 0
     }
+
+    /// The order of documents within one segment as integers compared in turn: each sort value
+    /// mapped to an order-preserving `UInt64` (descending flipped, missing last), then the
+    /// relevance key (tier, then number: rank order within a segment).
+    struct SegmentKey: Comparable {
+        var values: SIMD4<UInt64>
+        var relevance: UInt64
+
+        @inline(__always) static func < (a: SegmentKey, b: SegmentKey) -> Bool {
+            for i in 0..<4 where a.values[i] != b.values[i] { return a.values[i] < b.values[i] }
+            return a.relevance < b.relevance
+        }
+    }
+
+    @inline(__always) func segmentKey(_ values: SIMD4<Double>, relevance: UInt64) -> SegmentKey {
+        var packed = SIMD4<UInt64>(repeating: 0)
+        for (index, key) in keys.enumerated() {
+            let value = values[index]
+            if value.isNaN {
+                packed[index] = .max
+                continue
+            }
+            let bits = (value == 0 ? 0.0 : value).bitPattern
+            let ordered = bits & (1 << 63) != 0 ? ~bits : bits | 1 << 63
+            // `.max` stays for missing values: flipped values stop one short of it.
+            packed[index] = key.descending ? min(~ordered, .max - 1) : min(ordered, .max - 1)
+        }
+        return SegmentKey(values: packed, relevance: relevance)
+    }
 }
