@@ -70,4 +70,17 @@ import Testing
         }
         #expect(timedOut)
     }
+
+    /// A write's own apply returns once the change is searchable; behind a change this
+    /// replica has not seen yet (another replica's), once the wait has passed.
+    @Test func applyingAWriteReturnsOnceItIsSearchableOrTheWaitHasPassed() async {
+        let replica = Replica()
+        #expect(await replica.applier.apply(Self.upsert(1, "a"), waitingAtMost: .seconds(10)))
+        #expect(replica.index.document(id: "a") != nil)
+        #expect(await replica.applier.apply(Self.upsert(3, "c"), waitingAtMost: .milliseconds(20)) == false)
+        #expect(replica.index.document(id: "c") == nil)
+        #expect(await replica.applier.apply(Self.upsert(2, "b"), waitingAtMost: .seconds(10)))
+        await Self.applied(replica, 3)
+        #expect(replica.index.document(id: "c") != nil)
+    }
 }

@@ -35,8 +35,7 @@ import Testing
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
         }
         func expected(_ status: String) throws -> String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
+            let encoder = JSONCoding.encoder  // the one JSON form of every response
             var replica = state.withLock { ReplicaStatus(epoch: "e/1", applied: $0.applied, head: $0.head) }
             replica.status = status
             return String(decoding: try encoder.encode(replica), as: UTF8.self)

@@ -25,8 +25,6 @@ public final class Router: Sendable {
         let id: Int
         let method: HTTPRequest.Method
         let pattern: RoutePattern
-        /// The type the handler answers with, as Swift names it.
-        let answer: String
         let handler: Handler
     }
 
@@ -46,22 +44,21 @@ public final class Router: Sendable {
 
     private let routes = Locked<[Route]>([])
     private let gates = Locked<[Gate]>([])
+    /// Kept apart from the routes, which a request copies.
+    private let descriptions = Locked<[RouteDescription]>([])
 
     /// Creates an empty router.
     public init() {}
 
     func add(_ method: HTTPRequest.Method, _ path: String, answering answer: String, _ handler: @escaping Handler) {
         routes.withLock { routes in
-            routes.append(Route(id: routes.count, method: method, pattern: RoutePattern(path), answer: answer, handler: handler))
+            routes.append(Route(id: routes.count, method: method, pattern: RoutePattern(path), handler: handler))
         }
+        descriptions.withLock { $0.append(RouteDescription(method: method, path: path, answer: answer)) }
     }
 
     /// Every route, in the order added.
-    package var routeDescriptions: [RouteDescription] {
-        routes.withLock { routes in
-            routes.map { RouteDescription(method: $0.method, path: $0.pattern.description, answer: $0.answer) }
-        }
-    }
+    package var routeDescriptions: [RouteDescription] { descriptions.withLock { $0 } }
 
     /// Adds a gate every request passes before its route's handler (say, to wait for
     /// data the request asks to see). Gates run in the order added.

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import HTTP
 import HTTPTypes
@@ -24,7 +25,7 @@ struct OperationsEndpoints {
             let ready = isReady()
             replica.status = ready ? "ready" : "unavailable"
             return .just(readiness.response(for: replica) { replica in
-                let body = (try? Self.encoder.encode(replica)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                let body = (try? JSONCoding.encoder.encode(replica)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
                 return Self.json(ready ? .ok : .serviceUnavailable, body)
             })
         }
@@ -38,12 +39,6 @@ struct OperationsEndpoints {
             .just(Response(status: .ok, headerFields: [.contentType: "application/yaml"], body: openAPI))
         }
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
 
     static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
         Response(status: status, headerFields: [.contentType: "application/json"], body: Array(body.utf8))

@@ -33,7 +33,7 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
     private struct State {
         var history: Deque<Change> = []
         var lastSequence: Int64
-        /// The live changes as each delivery scheduler's clients share them (see ``workerStream(from:)``).
+        /// The live changes as each delivery scheduler's clients share them (see ``workerStream(from:deliveringOn:)``).
         var hubs: [ObjectIdentifier: Hub] = [:]
     }
 

@@ -2,8 +2,8 @@
 ///
 /// For the search hot path only: Foundation's `JSONEncoder` spent more CPU on a
 /// page of ten hits than the search itself (perf on an uncached `/search` load).
-/// Output matches `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes`
-/// as long as callers write keys in sorted order.
+/// Output matches `JSONCoding.encoder` (`JSONEncoder` with `.sortedKeys` and
+/// `.withoutEscapingSlashes`) as long as callers write keys in sorted order.
 ///
 /// The buffer is its own (not an `Array`): a page of hits is a few hundred small
 /// appends, and `Array.append(contentsOf:)` cost about 70 instructions each in
