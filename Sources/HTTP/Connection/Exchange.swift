@@ -31,9 +31,14 @@ package final class Exchange {
     /// exchange leaves the connection (`retire`) to break the cycle.
     var sink: ResponseSink?
 
-    package init(head: RequestHead?, started: UInt64) {
+    init(head: RequestHead?, started: UInt64) {
         self.head = head
         self.started = started
+    }
+
+    /// An exchange for a request handed over whole, not parsed (an in-process test client).
+    package convenience init(started: UInt64) {
+        self.init(head: nil, started: started)
     }
 
     /// Leaves the connection: stops the responder's work if asked, and drops the sink.
