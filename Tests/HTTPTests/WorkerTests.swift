@@ -1,6 +1,7 @@
 import Base
 import Dispatch
 @testable import HTTP
+import HTTPTesting
 import Logging
 import Rx
 import Testing
@@ -14,10 +15,10 @@ struct WorkerTests {
     /// written at once on the other server's queue, beside that server's connections.
     @Test func anAnswerFromAnotherServersWorkerIsWrittenOnTheConnectionsOwnWorker() async throws {
         let released = PublishRelay<Void>()
-        let waiting = Latch()
+        let waitingRoute = Latch()
         let waiter = Router()
         waiter.get("/wait") { _ -> Single<String> in
-            released.take(1).map { "done" }.asSingle().do(onSubscribe: { waiting.open() })
+            released.take(1).map { "done" }.asSingle().do(onSubscribe: { waitingRoute.open() })
         }
         let releaser = Router()
         releaser.get("/release") { _ -> String in
@@ -25,22 +26,18 @@ struct WorkerTests {
             return "released"
         }
         let handler = QueueRecordingLogHandler()
-        var logger = Logger(label: "test.worker") { _ in handler }
-        logger.logLevel = .info
-        let waitingServer = HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, workerCount: 1), router: waiter, logger: logger)
-        try waitingServer.start()
-        waitingServer.onEachWorker { $0.queue.setSpecific(key: QueueRecordingLogHandler.marker, value: "waiting server") }
-        let releasingServer = try startServer(releaser, workerCount: 1)
-
-        let client = try waitingServer.client()
-        try client.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
-        await waiting.wait()
-        let other = try releasingServer.client()
-        try other.send("GET /release HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try other.readResponse().text == "released")
-        #expect(try client.readResponse().text == "done")
-        await waitingServer.shutdown(gracePeriod: .seconds(1))
-        await releasingServer.shutdown(gracePeriod: .seconds(1))
+        let logger = Logger(label: "test.worker") { _ in handler }
+        try await waiter.withTestClient(.live(ServerConfiguration(workerCount: 1), logger: logger)) { waiting in
+            try waiting.liveServer.onEachWorker { $0.queue.setSpecific(key: QueueRecordingLogHandler.marker, value: "waiting server") }
+            try await releaser.withTestClient(.live(workerCount: 1)) { releasing in
+                let request = Task { try await waiting.execute(.get, "/wait") }
+                await waitingRoute.wait()
+                let released = try await releasing.execute(.get, "/release")
+                #expect(released.text == "released")
+                #expect(try await request.value.text == "done")
+            }
+            try await waiting.liveServer.shutdown(gracePeriod: .seconds(1))
+        }
         // The access line is written where the response was: on the waiting server's worker.
         #expect(handler.queues.withLock { $0 } == ["waiting server"])
     }
