@@ -2,7 +2,7 @@ import HTTP
 
 extension Router {
     /// Runs `body` with a client of this router over `transport`. A live transport starts an
-    /// ``HTTP/HTTPServer`` for the call and shuts it down after `body` (within
+    /// `HTTPServer` for the call and shuts it down after `body` (within
     /// ``TestClient/shutdownGracePeriod``), whether `body` returns or throws. Register the
     /// routes first: the client sees them as they are then.
     public func withTestClient<Value>(

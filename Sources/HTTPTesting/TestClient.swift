@@ -2,7 +2,7 @@ import HTTP
 import HTTPTypes
 
 /// Requests to a router over a ``TestTransport``: in process, or through a live server on a
-/// socket, with the same calls for both. Get one with ``HTTP/Router/withTestClient(_:_:)``.
+/// socket, with the same calls for both. Get one with `Router.withTestClient(_:_:)`.
 ///
 /// ```swift
 /// try await router.withTestClient(.live) { client in

@@ -18,7 +18,7 @@ public struct TestTransport: Sendable, CustomStringConvertible {
     /// event stream has no heartbeats.
     public static let inProcess = TestTransport(kind: .inProcess)
 
-    /// An ``HTTP/HTTPServer`` with the default configuration and two workers, on 127.0.0.1
+    /// An `HTTPServer` with the default configuration and two workers, on 127.0.0.1
     /// and a port the kernel picks; requests go over real sockets as HTTP/1.1.
     public static let live = live()
 
