@@ -8,7 +8,7 @@ import HTTPTypes
 /// try await router.withTestClient(.live) { client in
 ///     let response = try await client.execute(.get, "/documents/1")
 ///     let events = try await client.stream("/events")
-///     let raw = try await client.connect()      // live only: bytes on the wire
+///     let raw = try client.connect()            // live only: bytes on the wire
 /// }
 /// ```
 public struct TestClient: Sendable {
