@@ -58,10 +58,15 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
-        // In-process requests to a router's routes, for tests of endpoints (no sockets).
+        // A test client of a router: in process (no sockets), or live (a server on port 0,
+        // HTTP/1.1 over real sockets, HTTPS through COpenSSL), with the same calls for both.
         .target(
             name: "HTTPTesting",
-            dependencies: ["HTTP", "Rx", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: [
+                "HTTP", "Rx", "COpenSSL",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // The search index. No HTTP, no reactive core.

@@ -28,7 +28,7 @@ final class TestChannel: ResponseChannel, @unchecked Sendable {
         let (outputs, continuation) = AsyncStream.makeStream(of: Output.self)
         queue.async { [self] in
             self.continuation = continuation
-            let sink = ResponseSink(channel: self, exchange: Exchange(head: nil, started: 0))
+            let sink = ResponseSink(channel: self, exchange: Exchange(request: request.head, started: 0))
             self.sink = sink
             routes.respond(to: request, sink: sink)
         }

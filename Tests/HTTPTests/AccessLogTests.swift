@@ -1,5 +1,6 @@
 @testable import HTTP
 import Base
+import HTTPTesting
 import Logging
 import Rx
 import Synchronization
@@ -33,17 +34,14 @@ struct AccessLogTests {
         let handler = RecordingLogHandler()
         let router = Router()
         router.get("/hello") { _ in "hello" }
-        let server = HTTPServer(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0),
-            router: router,
-            logger: Logger(label: "test.access") { _ in handler }
-        )
-        try server.start()
-        let client = try server.client()
-        try client.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Request-ID: log-1\r\n\r\nGET /missing HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try client.readResponse().status == 200)
-        #expect(try client.readResponse().status == 404)
-        await server.shutdown(gracePeriod: .seconds(1))
+        let transport = TestTransport.live(ServerConfiguration(), logger: Logger(label: "test.access") { _ in handler })
+        try await router.withTestClient(transport) { client in
+            let connection = try client.connect()
+            try await connection.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Request-ID: log-1\r\n\r\nGET /missing HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await connection.readResponse().status == 200)
+            #expect(try await connection.readResponse().status == 404)
+            try await client.liveServer.shutdown(gracePeriod: .seconds(1))
+        }
 
         let lines = handler.records.withLock { $0 }.filter { $0.message == "request" }
         #expect(lines.count == 2)

@@ -1,4 +1,5 @@
 @testable import HTTP
+import HTTPTesting
 import HTTPTypes
 import Rx
 import Synchronization
@@ -36,23 +37,23 @@ struct EventStreamTests {
                 if subscriptions.add(1, ordering: .relaxed).newValue == clients { allSubscribed.open() }
             }).asSignal(onErrorSignalWith: .empty())
         }
-        let server = try startServer(router, workerCount: 2)
-        var connections: [TestClient] = []
-        for _ in 0..<clients {
-            let client = try server.client()
-            try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            _ = try client.readHead()
-            connections.append(client)
+        try await router.withTestClient(.live(workerCount: 2)) { client in
+            var connections: [RawConnection] = []
+            for _ in 0..<clients {
+                let connection = try client.connect()
+                try await connection.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try await connection.readHead()
+                connections.append(connection)
+            }
+            await allSubscribed.wait()
+            let shared = EncodedEvent(ServerSentEvent(id: "1", event: "change", data: "{\"x\":1}"))
+            events.accept(shared)
+            events.accept(shared)
+            for connection in connections {
+                #expect(try await connection.readEventBlock() == "id: 1\nevent: change\ndata: {\"x\":1}\n\n")
+                #expect(try await connection.readEventBlock() == "id: 1\nevent: change\ndata: {\"x\":1}\n\n")
+            }
         }
-        await allSubscribed.wait()
-        let shared = EncodedEvent(ServerSentEvent(id: "1", event: "change", data: "{\"x\":1}"))
-        events.accept(shared)
-        events.accept(shared)
-        for client in connections {
-            #expect(try Self.readEvent(client) == "id: 1\nevent: change\ndata: {\"x\":1}\n\n")
-            #expect(try Self.readEvent(client) == "id: 1\nevent: change\ndata: {\"x\":1}\n\n")
-        }
-        await server.shutdown(gracePeriod: .seconds(1))
     }
 
     /// HTTP/1.0 has no chunked framing: the shared event's block goes out bare,
@@ -64,26 +65,24 @@ struct EventStreamTests {
         router.get("/events") { _ -> Signal<EncodedEvent> in
             events.asObservable().do(onSubscribed: { subscribed.open() }).asSignal(onErrorSignalWith: .empty())
         }
-        let server = try startServer(router)
-        let client = try server.client()
-        try client.send("GET /events HTTP/1.0\r\nHost: x\r\n\r\n")
-        let head = try client.readHead()
-        #expect(head.header("Transfer-Encoding") == nil)
-        await subscribed.wait()
-        events.accept(EncodedEvent(ServerSentEvent(id: "9", data: "bare")))
-        let block = "id: 9\ndata: bare\n\n"
-        #expect(String(decoding: try client.readBytes(block.utf8.count), as: UTF8.self) == block)
-        await server.shutdown(gracePeriod: .seconds(1))
+        try await router.withTestClient(.live) { client in
+            let connection = try client.connect()
+            try await connection.send("GET /events HTTP/1.0\r\nHost: x\r\n\r\n")
+            let head = try await connection.readHead()
+            #expect(head.header("Transfer-Encoding") == nil)
+            await subscribed.wait()
+            events.accept(EncodedEvent(ServerSentEvent(id: "9", data: "bare")))
+            let block = "id: 9\ndata: bare\n\n"
+            #expect(String(decoding: try await connection.readBytes(block.utf8.count), as: UTF8.self) == block)
+        }
     }
 
-    /// Reads chunks until one whole event (ending in a blank line) arrived.
-    static func readEvent(_ client: TestClient) throws -> String {
-        var text = ""
-        while !text.hasSuffix("\n\n") {
-            guard let chunk = try client.readChunk() else { throw TestClient.Failure(description: "stream ended") }
-            text += String(decoding: chunk, as: UTF8.self)
+    /// The next event block that is not a heartbeat comment (one may come first on a slow machine).
+    static func readEvent(_ connection: RawConnection) async throws -> String {
+        while let block = try await connection.readEventBlock() {
+            if !block.hasPrefix(":") { return block }
         }
-        return text
+        throw TestFailure("the stream ended")
     }
 
     @Test func framingHeadersAndHeartbeat() async throws {
@@ -93,38 +92,21 @@ struct EventStreamTests {
         router.get("/events") { _ -> Signal<ServerSentEvent> in
             events.asSignal().do(onSubscribe: { subscribed.open() })
         }
-        let server = try startServer(router, settings: ServerSettings(heartbeatInterval: .milliseconds(50)))
-        let client = try server.client()
-        try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        let head = try client.readHead()
-        #expect(head.status == 200)
-        #expect(head.header("Content-Type") == "text/event-stream")
-        #expect(head.header("Cache-Control") == "no-cache")
-        #expect(head.header("X-Accel-Buffering") == "no")
-        #expect(head.header("Transfer-Encoding") == "chunked")
-        await subscribed.wait()
-        events.accept(ServerSentEvent(id: "1", event: "change", data: "a\nb"))
-        // A heartbeat may come first if the machine is slow; skip comments.
-        var event = try Self.readEvent(client)
-        while event.hasPrefix(":") { event = try Self.readEvent(client) }
-        #expect(event == "id: 1\nevent: change\ndata: a\ndata: b\n\n")
-        // Nothing more is sent: the next thing on the wire is a heartbeat comment.
-        #expect(try Self.readEvent(client) == ": heartbeat\n\n")
-        await server.shutdown(gracePeriod: .seconds(1))
-    }
-
-    @Test func driverStartsWithTheCurrentValue() async throws {
-        let state = BehaviorRelay(value: ServerSentEvent(event: "state", data: "v1"))
-        let router = Router()
-        router.get("/live") { _ -> Driver<ServerSentEvent> in state.asDriver() }
-        let server = try startServer(router)
-        let client = try server.client()
-        try client.send("GET /live HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try client.readHead()
-        #expect(try Self.readEvent(client) == "event: state\ndata: v1\n\n")
-        state.accept(ServerSentEvent(event: "state", data: "v2"))
-        #expect(try Self.readEvent(client) == "event: state\ndata: v2\n\n")
-        await server.shutdown(gracePeriod: .seconds(1))
+        try await router.withTestClient(.live(settings: ServerSettings(heartbeatInterval: .milliseconds(50)))) { client in
+            let connection = try client.connect()
+            try await connection.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try await connection.readHead()
+            #expect(head.status == 200)
+            #expect(head.header("Content-Type") == "text/event-stream")
+            #expect(head.header("Cache-Control") == "no-cache")
+            #expect(head.header("X-Accel-Buffering") == "no")
+            #expect(head.header("Transfer-Encoding") == "chunked")
+            await subscribed.wait()
+            events.accept(ServerSentEvent(id: "1", event: "change", data: "a\nb"))
+            #expect(try await Self.readEvent(connection) == "id: 1\nevent: change\ndata: a\ndata: b\n\n")
+            // Nothing more is sent: the next thing on the wire is a heartbeat comment.
+            #expect(try await connection.readEventBlock() == ": heartbeat\n\n")
+        }
     }
 
     @Test func slowClientIsDroppedWhileFastOneKeepsReceiving() async throws {
@@ -140,38 +122,33 @@ struct EventStreamTests {
                 onDispose: { if isSlow { slowDisposed.open() } }
             )
         }
-        let server = try startServer(
-            router,
-            settings: ServerSettings(maxQueuedEventBytes: 32 * 1024),
-            socketSendBufferSize: 16 * 1024
-        )
-        let slow = try server.client()
-        slow.setReceiveBuffer(4 * 1024)
-        let fast = try server.client()
-        try slow.send("GET /events?who=slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        try fast.send("GET /events?who=fast HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try fast.readHead()
-        await bothSubscribed.wait()
+        let transport = TestTransport.live(settings: ServerSettings(maxQueuedEventBytes: 32 * 1024), socketSendBufferSize: 16 * 1024)
+        try await router.withTestClient(transport) { client in
+            let slow = try client.connect()
+            slow.setReceiveBuffer(4 * 1024)
+            let fast = try client.connect()
+            try await slow.send("GET /events?who=slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await fast.send("GET /events?who=fast HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try await fast.readHead()
+            await bothSubscribed.wait()
 
-        // The fast client reads while events are produced, at most 8 behind;
-        // the slow one never reads. About 1 MB in all: far more than the slow
-        // client's kernel buffers and queue hold.
-        let payload = String(repeating: "x", count: 1000)
-        let count = 1000
-        let window = 8
-        func readFast(_ index: Int) throws {
-            var event = try Self.readEvent(fast)
-            while event.hasPrefix(":") { event = try Self.readEvent(fast) }
-            #expect(event.hasPrefix("id: \(index)\n"))
+            // The fast client reads while events are produced, at most 8 behind;
+            // the slow one never reads. About 1 MB in all: far more than the slow
+            // client's kernel buffers and queue hold.
+            let payload = String(repeating: "x", count: 1000)
+            let count = 1000
+            let window = 8
+            func readFast(_ index: Int) async throws {
+                #expect(try await Self.readEvent(fast).hasPrefix("id: \(index)\n"))
+            }
+            for index in 0..<count {
+                events.accept(ServerSentEvent(id: String(index), data: payload))
+                if index >= window { try await readFast(index - window) }
+            }
+            for index in (count - window)..<count { try await readFast(index) }
+            await slowDisposed.wait()
+            #expect(try client.liveServer.openConnections == 1)
         }
-        for index in 0..<count {
-            events.accept(ServerSentEvent(id: String(index), data: payload))
-            if index >= window { try readFast(index - window) }
-        }
-        for index in (count - window)..<count { try readFast(index) }
-        await slowDisposed.wait()
-        #expect(server.openConnections == 1)
-        await server.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test func shutdownEndsStreamsCleanly() async throws {
@@ -182,14 +159,15 @@ struct EventStreamTests {
         router.get("/events") { _ -> Signal<ServerSentEvent> in
             events.asSignal().do(onSubscribe: { subscribed.open() }, onDispose: { disposed.open() })
         }
-        let server = try startServer(router)
-        let client = try server.client()
-        try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try client.readHead()
-        await subscribed.wait()
-        await server.shutdown(gracePeriod: .seconds(5))
-        #expect(try client.readChunk() == nil)  // the last chunk: a clean end
-        #expect(try client.isClosedByServer())
-        #expect(disposed.isOpen)
+        try await router.withTestClient(.live) { client in
+            let connection = try client.connect()
+            try await connection.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try await connection.readHead()
+            await subscribed.wait()
+            try await client.liveServer.shutdown(gracePeriod: .seconds(5))
+            #expect(try await connection.readChunk() == nil)  // the last chunk: a clean end
+            #expect(try await connection.isClosedByServer())
+            #expect(disposed.isOpen)
+        }
     }
 }

@@ -1,5 +1,6 @@
 @testable import HTTP
 import Base
+import HTTPTesting
 import Logging
 import Rx
 import Testing
@@ -26,10 +27,10 @@ struct LifetimeTests {
         var logger = Logger(label: "test.lifetime")
         logger.logLevel = .error
         let server = HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), responder: responder, logger: logger)
-        try server.start()
-        let client = try server.client()
-        try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try client.readResponse().text == "ok")
+        let port = try server.start()
+        let client = try RawConnection(port: port)
+        try await client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await client.readResponse().text == "ok")
         // The exchange left the connection before its bytes were written.
         #expect(responder.lastSink == nil)
         await server.shutdown(gracePeriod: .seconds(1))
@@ -45,15 +46,15 @@ struct LifetimeTests {
             host: "127.0.0.1", port: 0, settings: ServerSettings(headerReadTimeout: .milliseconds(20)))
         var server: HTTPServer? = HTTPServer(configuration: configuration, responder: WeakSinkResponder(), logger: logger)
         let port = try server!.start()
-        let client = try server!.client()
-        try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try client.readResponse().text == "ok")
+        let client = try RawConnection(port: port)
+        try await client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await client.readResponse().text == "ok")
         weak let dropped = server
         server = nil
-        #expect(try client.isClosedByServer())
+        #expect(try await client.isClosedByServer())
         var refused = false
         for _ in 0..<200 where !refused {  // the socket closes on the listener's queue, soon after
-            refused = (try? TestClient(port: port, receiveTimeout: 1)) == nil
+            refused = (try? RawConnection(port: port, receiveTimeout: .seconds(1))) == nil
             if !refused { try await Task.sleep(for: .milliseconds(10)) }
         }
         #expect(dropped == nil)

@@ -1,11 +1,5 @@
 @testable import HTTP
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HTTPTesting
 import Testing
 
 /// Clients that send part of a request and then reset (RST) the connection.
@@ -19,19 +13,19 @@ struct ResetTests {
         let router = Router()
         router.get("/hello") { _ in "hello" }
         router.put("/upload") { request in "\(request.body.count)" }
-        let server = try startServer(router, settings: ServerSettings(headerReadTimeout: .seconds(30), bodyReadTimeout: .seconds(30)))
-        for _ in 0..<300 {
-            let client = try server.client()
-            try client.send(part)
-            var linger = linger(l_onoff: 1, l_linger: 0)
-            setsockopt(client.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
-        }  // each client's deinit closes its socket: an RST
-        var waited = 0
-        while server.openConnections > 0 && waited < 400 {
-            try await Task.sleep(for: .milliseconds(5))
-            waited += 1
+        try await router.withTestClient(.live(settings: ServerSettings(headerReadTimeout: .seconds(30), bodyReadTimeout: .seconds(30)))) { client in
+            for _ in 0..<300 {
+                let connection = try client.connect()
+                try await connection.send(part)
+                connection.reset()
+            }
+            let server = try client.liveServer
+            var waited = 0
+            while server.openConnections > 0 && waited < 400 {
+                try await Task.sleep(for: .milliseconds(5))
+                waited += 1
+            }
+            #expect(server.openConnections == 0, "still open after \(waited * 5) ms")
         }
-        #expect(server.openConnections == 0, "still open after \(waited * 5) ms")
-        await server.shutdown(gracePeriod: .seconds(1))
     }
 }

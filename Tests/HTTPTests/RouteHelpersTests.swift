@@ -1,4 +1,5 @@
 import Base
+import HTTPTesting
 import HTTPTypes
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// The HTTP-level helpers a service composes: conditional requests, bearer keys, checked groups.
 @Suite struct RouteHelpersTests {
     func request(_ fields: HTTPFields) -> Request {
-        Request(head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/", headerFields: fields))
+        Request.test(headerFields: fields)
     }
 
     @Test func ifNoneMatchComparesWeaklyAndStarMatchesAny() {
@@ -39,7 +40,8 @@ import Testing
         #expect(throws: HTTPError.self) { try bearer.key(of: request([:]), among: keys) }
     }
 
-    @Test(.timeLimit(.minutes(1))) func aGroupRunsItsChecksOutsideInBeforeTheHandler() async throws {
+    @Test(.timeLimit(.minutes(1)), arguments: TestTransport.all)
+    func aGroupRunsItsChecksOutsideInBeforeTheHandler(over transport: TestTransport) async throws {
         let router = Router()
         let order = Locked<[String]>([])
         let outer = router.checking { _ in order.withLock { $0.append("outer") } }
@@ -52,19 +54,15 @@ import Testing
             return "ok"
         }
         router.get("/open") { _ in "open" }
-        let server = try startServer(router)
-        let client = try server.client()
-        try client.send("GET /guarded HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try client.readResponse().status == 401)
-        #expect(order.withLock { $0 } == ["outer", "inner"])
-        try client.send("GET /guarded HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\n\r\n")
-        let passed = try client.readResponse()
-        #expect(passed.status == 200)
-        #expect(passed.text == "ok")
-        #expect(order.withLock { $0 } == ["outer", "inner", "outer", "inner", "handler"])
-        try client.send("GET /open HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try client.readResponse().text == "open")
-        #expect(order.withLock { $0 }.count == 5)
-        await server.shutdown(gracePeriod: .seconds(1))
+        try await router.withTestClient(transport) { client in
+            #expect(try await client.execute(.get, "/guarded").status == 401)
+            #expect(order.withLock { $0 } == ["outer", "inner"])
+            let passed = try await client.execute(.get, "/guarded", headerFields: [.authorization: "Bearer k"])
+            #expect(passed.status == 200)
+            #expect(passed.text == "ok")
+            #expect(order.withLock { $0 } == ["outer", "inner", "outer", "inner", "handler"])
+            #expect(try await client.execute(.get, "/open").text == "open")
+            #expect(order.withLock { $0 }.count == 5)
+        }
     }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 @testable import HTTP
+import HTTPTesting
 import Rx
-import Synchronization
 import Testing
 
 /// Many clients at once, handlers finishing on other threads, clients that
@@ -15,29 +15,31 @@ struct StressTests {
             Single.just(request.parameters["n"] ?? "").observe(on: scheduler)
         }
         router.get("/never") { _ -> Single<String> in Single.create { _ in Disposables.create() } }
-        let server = try startServer(router)
-        let port = server.port!
-        let failures = Atomic<Int>(0)
-
-        DispatchQueue.concurrentPerform(iterations: 8) { worker in
-            do {
-                let client = try TestClient(port: port)
-                for index in 0..<50 {
-                    // Pipeline two requests at a time.
-                    try client.send("GET /echo/\(worker)-\(index) HTTP/1.1\r\nHost: x\r\n\r\nGET /echo/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
-                    let first = try client.readResponse().text
-                    let second = try client.readResponse().text
-                    if first != "\(worker)-\(index)" || second != "\(index)" { failures.add(1, ordering: .relaxed) }
+        try await router.withTestClient(.live) { client in
+            let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        var failures = 0
+                        let connection = try client.connect()
+                        for index in 0..<50 {
+                            // Pipeline two requests at a time.
+                            try await connection.send("GET /echo/\(worker)-\(index) HTTP/1.1\r\nHost: x\r\n\r\nGET /echo/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                            let first = try await connection.readResponse().text
+                            let second = try await connection.readResponse().text
+                            if first != "\(worker)-\(index)" || second != "\(index)" { failures += 1 }
+                        }
+                        // Leave with a request in flight.
+                        let leaving = try client.connect()
+                        try await leaving.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
+                        return failures
+                    }
                 }
-                // Leave with a request in flight.
-                let leaving = try TestClient(port: port)
-                try leaving.send("GET /never HTTP/1.1\r\nHost: x\r\n\r\n")
-            } catch {
-                failures.add(1, ordering: .relaxed)
+                return try await group.reduce(0, +)
             }
+            #expect(failures == 0)
+            let server = try client.liveServer
+            await server.shutdown(gracePeriod: .seconds(2))
+            #expect(server.openConnections == 0)
         }
-        #expect(failures.load(ordering: .relaxed) == 0)
-        await server.shutdown(gracePeriod: .seconds(2))
-        #expect(server.openConnections == 0)
     }
 }

@@ -14,7 +14,7 @@ import Testing
 struct EndpointTests {
     static let key = "test-key"
     let service: SignalboxService
-    let client: RouterTestClient
+    let client: TestClient
     let directory: URL
 
     init() async throws {
@@ -43,27 +43,27 @@ struct EndpointTests {
         try #require(json(response)["hits"] as? [[String: Any]]).compactMap { $0["name"] as? String }
     }
 
-    func put(_ id: String, _ body: String, key: String? = key, type: String = "application/json") async -> TestResponse {
+    func put(_ id: String, _ body: String, key: String? = key, type: String = "application/json") async throws -> TestResponse {
         var fields: HTTPFields = [.contentType: type]
         if let key { fields[.authorization] = "Bearer \(key)" }
-        return await client.execute(.put, "/documents/\(id)", headerFields: fields, body: Array(body.utf8))
+        return try await client.execute(.put, "/documents/\(id)", headerFields: fields, body: Array(body.utf8))
     }
 
     // MARK: search (a Single over the shared lookup)
 
     @Test func searchFindsAccentFoldedPrefixesAndAnswers304ForTheSameTag() async throws {
-        let found = await client.execute(.get, "/search?q=sao%20pa")
+        let found = try await client.execute(.get, "/search?q=sao%20pa")
         #expect(found.status == .ok)
         #expect(found.headerFields[.contentType] == "application/json")
         #expect(try names(found).first == "São Paulo")
         let etag = try #require(found.headerFields[.eTag])
-        let again = await client.execute(.get, "/search?q=sao%20pa", headerFields: [.ifNoneMatch: etag])
+        let again = try await client.execute(.get, "/search?q=sao%20pa", headerFields: [.ifNoneMatch: etag])
         #expect(again.status == .notModified)
         #expect(again.body.isEmpty)
     }
 
     @Test func aSearchWithoutAQueryIsA400Problem() async throws {
-        let response = await client.execute(.get, "/search")
+        let response = try await client.execute(.get, "/search")
         #expect(response.status == .badRequest)
         #expect(response.headerFields[.contentType] == "application/problem+json")
         #expect(try json(response)["detail"] as? String == "The query parameter q is required.")
@@ -72,48 +72,48 @@ struct EndpointTests {
     // MARK: documents (a Maybe; Singles of the write's receipt)
 
     @Test func aDocumentIsFoundOrA404WhenTheMaybeIsEmpty() async throws {
-        let found = await client.execute(.get, "/documents/2988507")
+        let found = try await client.execute(.get, "/documents/2988507")
         #expect(found.status == .ok)
         #expect(try json(found)["name"] as? String == "Paris")
-        let missing = await client.execute(.get, "/documents/none")
+        let missing = try await client.execute(.get, "/documents/none")
         #expect(missing.status == .notFound)
         #expect(missing.headerFields[.contentType] == "application/problem+json")
     }
 
     @Test func aWriteIsAnswered204WithItsSequenceThenServedAndDeleted() async throws {
-        let written = await put("lyon", #"{"name":"Lyon","rank":500000}"#)
+        let written = try await put("lyon", #"{"name":"Lyon","rank":500000}"#)
         #expect(written.status == .noContent)
         #expect(written.headerFields[WriteReceipt.sequenceField] == "1")
         #expect(try names(await client.execute(.get, "/search?q=lyo")) == ["Lyon"])
-        let deleted = await client.execute(.delete, "/documents/lyon", headerFields: [.authorization: "Bearer \(Self.key)"])
+        let deleted = try await client.execute(.delete, "/documents/lyon", headerFields: [.authorization: "Bearer \(Self.key)"])
         #expect(deleted.status == .noContent)
         #expect(deleted.headerFields[WriteReceipt.sequenceField] == "2")
-        #expect(await client.execute(.get, "/documents/lyon").status == .notFound)
+        #expect(try await client.execute(.get, "/documents/lyon").status == .notFound)
         // The Single's error (the store's DocumentNotFound) is mapped to its problem at the edge.
-        let again = await client.execute(.delete, "/documents/lyon", headerFields: [.authorization: "Bearer \(Self.key)"])
+        let again = try await client.execute(.delete, "/documents/lyon", headerFields: [.authorization: "Bearer \(Self.key)"])
         #expect(again.status == .notFound)
     }
 
     @Test func writesAreCheckedBeforeTheHandlerRuns() async throws {
-        #expect(await put("a", #"{"name":"A"}"#, key: nil).status == .unauthorized)
-        #expect(await put("a", #"{"name":"A"}"#, key: "wrong").headerFields[.wwwAuthenticate] == #"Bearer realm="signalbox""#)
-        #expect(await put("a", "{", key: nil).status == .unauthorized)  // the check comes first
-        #expect(await put("a", "{").status == .badRequest)
-        #expect(await put("a", #"{"name":"A"}"#, type: "text/plain").status == .unsupportedMediaType)
-        #expect(await put("a", #"{"rank":1}"#).status == .unprocessableContent)
-        #expect(await put("a", #"{"id":"b","name":"A"}"#).status == .unprocessableContent)
-        #expect(await client.execute(.get, "/documents/a").status == .notFound)
+        #expect(try await put("a", #"{"name":"A"}"#, key: nil).status == .unauthorized)
+        #expect(try await put("a", #"{"name":"A"}"#, key: "wrong").headerFields[.wwwAuthenticate] == #"Bearer realm="signalbox""#)
+        #expect(try await put("a", "{", key: nil).status == .unauthorized)  // the check comes first
+        #expect(try await put("a", "{").status == .badRequest)
+        #expect(try await put("a", #"{"name":"A"}"#, type: "text/plain").status == .unsupportedMediaType)
+        #expect(try await put("a", #"{"rank":1}"#).status == .unprocessableContent)
+        #expect(try await put("a", #"{"id":"b","name":"A"}"#).status == .unprocessableContent)
+        #expect(try await client.execute(.get, "/documents/a").status == .notFound)
     }
 
     // MARK: streams (a Signal and a Driver over SSE)
 
     @Test func eventsStreamEachWriteWithItsSequenceAsId() async throws {
-        let events = await client.stream("/events")
+        let events = try await client.stream("/events")
         #expect(events.head.status == .ok)
         #expect(events.head.headerFields[.contentType] == "text/event-stream")
-        #expect(await put("nice", #"{"name":"Nice"}"#).status == .noContent)
-        var change = await events.next()
-        while change?.event == nil { change = await events.next() }  // the position block first
+        #expect(try await put("nice", #"{"name":"Nice"}"#).status == .noContent)
+        var change = try await events.next()
+        while change?.event == nil { change = try await events.next() }  // the position block first
         #expect(change?.id == "1")
         #expect(change?.event == ChangeEvent.Kind.upserted.rawValue)
         #expect(change?.data.contains(#""name":"Nice""#) == true)
@@ -121,19 +121,19 @@ struct EndpointTests {
     }
 
     @Test func aLiveQueryStartsWithTheCurrentResultThenPushesFreshOnes() async throws {
-        let live = await client.stream("/search/live?q=par")
+        let live = try await client.stream("/search/live?q=par")
         #expect(live.head.status == .ok)
         let current = try #require(await live.next())
         #expect(current.event == "result")
         #expect(current.data.contains("Paris"))
-        #expect(await put("parma", #"{"name":"Parma","rank":3000000}"#).status == .noContent)
+        #expect(try await put("parma", #"{"name":"Parma","rank":3000000}"#).status == .noContent)
         let fresh = try #require(await live.next())
         #expect(fresh.data.contains("Parma"))
         live.cancel()
     }
 
     @Test func aLiveQueryWithABadQueryIsAProblemNotAStream() async throws {
-        let live = await client.stream("/search/live")
+        let live = try await client.stream("/search/live")
         #expect(live.head.status == .badRequest)
         #expect(live.head.headerFields[.contentType] == "application/problem+json")
     }
@@ -141,32 +141,32 @@ struct EndpointTests {
     // MARK: operations and the page
 
     @Test func probesMetricsAndDocumentsAnswer() async throws {
-        let health = await client.execute(.get, "/healthz")
+        let health = try await client.execute(.get, "/healthz")
         #expect(health.status == .ok)
         #expect(health.text == #"{"status":"ok"}"#)
-        let readiness = await client.execute(.get, "/readyz")
+        let readiness = try await client.execute(.get, "/readyz")
         #expect(readiness.status == .serviceUnavailable)  // not started: not ready
         #expect(try json(readiness)["status"] as? String == "unavailable")
         #expect(try json(readiness)["epoch"] is String)
-        #expect(await client.execute(.get, "/metrics").status == .ok)
-        #expect(await client.execute(.get, "/openapi.yaml").text.hasPrefix("openapi: 3"))
-        let page = await client.execute(.get, "/")
+        #expect(try await client.execute(.get, "/metrics").status == .ok)
+        #expect(try await client.execute(.get, "/openapi.yaml").text.hasPrefix("openapi: 3"))
+        let page = try await client.execute(.get, "/")
         #expect(page.status == .ok)
         #expect(page.headerFields[.contentType]?.hasPrefix("text/html") == true)
     }
 
     @Test func anUnknownPathIs404AndAKnownOneWithAnotherMethod405() async throws {
-        #expect(await client.execute(.get, "/nothing").status == .notFound)
-        let wrongMethod = await client.execute(.post, "/search?q=a")
+        #expect(try await client.execute(.get, "/nothing").status == .notFound)
+        let wrongMethod = try await client.execute(.post, "/search?q=a")
         #expect(wrongMethod.status == .methodNotAllowed)
         #expect(wrongMethod.headerFields[.allow]?.contains("GET") == true)
     }
 
     @Test func aReadForASequenceNotYetAppliedWaitsThen503() async throws {
-        let response = await client.execute(.get, "/search?q=par", headerFields: [HTTPField.Name("Signalbox-Min-Seq")!: "99"])
+        let response = try await client.execute(.get, "/search?q=par", headerFields: [HTTPField.Name("Signalbox-Min-Seq")!: "99"])
         #expect(response.status == .serviceUnavailable)
         #expect(response.headerFields[.retryAfter] != nil)
-        let bad = await client.execute(.get, "/search?q=par", headerFields: [HTTPField.Name("Signalbox-Min-Seq")!: "x"])
+        let bad = try await client.execute(.get, "/search?q=par", headerFields: [HTTPField.Name("Signalbox-Min-Seq")!: "x"])
         #expect(bad.status == .badRequest)
     }
 }

@@ -1,15 +1,12 @@
 import Base
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTP
-import Logging
+import HTTPTesting
 import Rx
 import Testing
 @testable import Signalbox
 
-/// `/readyz` over a real socket: the body JSONEncoder makes for the replica's status, made
+/// `/readyz` from a live server over a real socket: the body JSONEncoder makes for the replica's status, made
 /// again whenever a value changes, and its readiness as the rules say at each request.
 @Suite struct OperationsEndpointsTests {
     struct State {
@@ -25,15 +22,6 @@ import Testing
             isReady: { state.withLock { $0.ready } },
             status: { state.withLock { ReplicaStatus(epoch: "e/1", applied: $0.applied, head: $0.head) } }
         ).register(on: router)
-        var logger = Logger(label: "test.operations")
-        logger.logLevel = .error
-        let server = HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, workerCount: 2), router: router, logger: logger)
-        let port = try server.start()
-        let session = URLSession(configuration: .ephemeral)
-        func readyz() async throws -> (Int, String) {
-            let (data, response) = try await session.data(from: URL(string: "http://127.0.0.1:\(port)/readyz")!)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
-        }
         func expected(_ status: String) throws -> String {
             let encoder = JSONCoding.encoder  // the one JSON form of every response
             var replica = state.withLock { ReplicaStatus(epoch: "e/1", applied: $0.applied, head: $0.head) }
@@ -41,16 +29,21 @@ import Testing
             return String(decoding: try encoder.encode(replica), as: UTF8.self)
         }
 
-        #expect(try await readyz() == (200, try expected("ready")))
-        #expect(try await readyz() == (200, try expected("ready")))  // the kept answer
-        state.withLock { $0.applied = 7 }
-        #expect(try await readyz() == (200, try expected("ready")))
-        #expect(try expected("ready").contains(#""applied":7"#))
-        state.withLock { $0.ready = false }
-        #expect(try await readyz() == (503, try expected("unavailable")))
-        state.withLock { $0.ready = true; $0.head = 9 }
-        #expect(try await readyz() == (200, try expected("ready")))
-        session.finishTasksAndInvalidate()
-        await server.shutdown(gracePeriod: .seconds(1))
+        // `throws` spelled out: the closure's only `try`s are inside #expect.
+        try await router.withTestClient(.live) { client async throws in
+            func readyz() async throws -> (Int, String) {
+                let response = try await client.execute(.get, "/readyz")
+                return (response.status.code, response.text)
+            }
+            #expect(try await readyz() == (200, try expected("ready")))
+            #expect(try await readyz() == (200, try expected("ready")))  // the kept answer
+            state.withLock { $0.applied = 7 }
+            #expect(try await readyz() == (200, try expected("ready")))
+            #expect(try expected("ready").contains(#""applied":7"#))
+            state.withLock { $0.ready = false }
+            #expect(try await readyz() == (503, try expected("unavailable")))
+            state.withLock { $0.ready = true; $0.head = 9 }
+            #expect(try await readyz() == (200, try expected("ready")))
+        }
     }
 }

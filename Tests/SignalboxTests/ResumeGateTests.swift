@@ -1,5 +1,6 @@
 import Base
 import HTTP
+import HTTPTesting
 import HTTPTypes
 import Rx
 import Search
@@ -32,7 +33,7 @@ import Testing
         var fields = HTTPFields()
         fields[MinimumSequenceGate.lastEventID] = String(id)
         if let epoch { fields[MinimumSequenceGate.epochField] = epoch }
-        return Request(head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/events", headerFields: fields))
+        return Request.test(.get, "/events", headerFields: fields)
     }
 
     @Test func aResumeTheStoreHoldsIsHeldUntilThisReplicaHasAppliedIt() async throws {

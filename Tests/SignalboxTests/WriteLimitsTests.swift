@@ -1,6 +1,7 @@
 import Base
 import Foundation
 import HTTP
+import HTTPTesting
 import HTTPTypes
 import Rx
 import Testing
@@ -53,8 +54,7 @@ import Testing
         settings.apiKeys = ["old-key", "new-key"]
         let access = WriteAccess(settings: BehaviorRelay(value: settings))
         func request(_ key: String) -> Request {
-            Request(head: HTTPRequest(method: .put, scheme: nil, authority: nil, path: "/documents/1",
-                                      headerFields: [.authorization: "Bearer \(key)"]))
+            Request.test(.put, "/documents/1", headerFields: [.authorization: "Bearer \(key)"])
         }
         #expect(try access.key(of: request("old-key"), settings: settings) == "old-key")
         #expect(try access.key(of: request("new-key"), settings: settings) == "new-key")

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// One request on a connection and the response produced for it so far.
 ///
 /// Confined to its connection's worker queue. Responses leave the connection
@@ -31,9 +33,15 @@ package final class Exchange {
     /// exchange leaves the connection (`retire`) to break the cycle.
     var sink: ResponseSink?
 
-    package init(head: RequestHead?, started: UInt64) {
+    init(head: RequestHead?, started: UInt64) {
         self.head = head
         self.started = started
+    }
+
+    /// An exchange for a request handed over whole, not parsed (an in-process test client):
+    /// its head is what the parser would have made of `request` sent as HTTP/1.1.
+    package convenience init(request: HTTPRequest, started: UInt64) {
+        self.init(head: RequestHead(request: request, version: .http1_1, keepAlive: true, expectContinue: false, framing: .none), started: started)
     }
 
     /// Leaves the connection: stops the responder's work if asked, and drops the sink.

@@ -38,8 +38,9 @@ public struct Request: Sendable {
     /// Where a request that no router has passed delivers (one serial queue for all of them).
     private static let unroutedScheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "signalbox.http.unrouted")
 
-    /// Creates a request; the server builds these, tests of handlers may too.
-    public init(head: HTTPRequest, version: HTTPVersion = .http1_1, parameters: PathParameters = PathParameters(), body: [UInt8] = [], id: String = "test", remoteAddress: String = "127.0.0.1") {
+    /// Creates a request: the connection builds these, and HTTPTesting's `Request.test` for
+    /// tests of code that takes one. Not public: a handler is given its requests.
+    package init(head: HTTPRequest, version: HTTPVersion, parameters: PathParameters = PathParameters(), body: [UInt8], id: String, remoteAddress: String) {
         self.head = head
         self.version = version
         let target = head.path ?? ""
@@ -61,10 +62,10 @@ public struct Request: Sendable {
 public struct PathParameters: Sendable, Hashable {
     var storage: [(name: String, value: String)] = []
 
-    /// Creates an empty set of parameters.
-    public init() {}
-    /// Creates parameters from name-value pairs.
-    public init(_ pairs: [String: String]) { storage = pairs.map { ($0.key, $0.value) } }
+    /// Creates an empty set of parameters (the router fills them in).
+    package init() {}
+    /// Creates parameters from name-value pairs (HTTPTesting's `Request.test`).
+    package init(_ pairs: [String: String]) { storage = pairs.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
 
     /// The value for `name`, or nil when the route has no such parameter.
     public subscript(name: String) -> String? {

@@ -1,28 +1,5 @@
 import HTTPTypes
 
-/// The HTTP/1.x protocol versions the parser accepts; any other `HTTP/x.y` is answered 505.
-public enum HTTPVersion: Sendable, Hashable, CustomStringConvertible {
-    case http1_0
-    case http1_1
-
-    public var description: String {
-        switch self {
-        case .http1_0: "HTTP/1.0"
-        case .http1_1: "HTTP/1.1"
-        }
-    }
-}
-
-/// How the body of a request is delimited (RFC 9112 §6.3).
-public enum BodyFraming: Sendable, Hashable {
-    /// No body: neither Content-Length nor Transfer-Encoding was sent.
-    case none
-    /// Exactly this many bytes follow the head (may be 0).
-    case contentLength(Int)
-    /// A chunked body follows; its total length is not known in advance.
-    case chunked
-}
-
 /// A parsed request head: the request plus what the connection needs to handle it.
 ///
 /// `request` follows the swift-http-types conventions for HTTP/1: `authority` is the
@@ -31,23 +8,23 @@ public enum BodyFraming: Sendable, Hashable {
 /// target as sent (`*` for `OPTIONS *`, nil for `CONNECT`), and `scheme` is set only for
 /// absolute-form targets. All other fields, Content-Length and Transfer-Encoding
 /// included, stay in `headerFields` in the order received.
-public struct RequestHead: Sendable, Hashable {
+struct RequestHead: Sendable, Hashable {
     /// Method, scheme, authority, path and header fields.
-    public var request: HTTPRequest
+    var request: HTTPRequest
     /// The version from the request line.
-    public var version: HTTPVersion
+    var version: HTTPVersion
     /// Whether the connection may carry another request after this one: HTTP/1.1 unless
     /// `Connection: close`; HTTP/1.0 only with `Connection: keep-alive` (and no `close`).
     /// Always false for CONNECT, which the server does not tunnel.
-    public var keepAlive: Bool
+    var keepAlive: Bool
     /// HTTP/1.1 request with `Expect: 100-continue` that has a body to send: the connection
     /// answers `100 Continue` before it expects body bytes (or a final status instead).
-    public var expectContinue: Bool
+    var expectContinue: Bool
     /// How the body is delimited.
-    public var framing: BodyFraming
+    var framing: BodyFraming
 
-    /// Creates a head; the parser produces these, tests and the server may build their own.
-    public init(request: HTTPRequest, version: HTTPVersion, keepAlive: Bool, expectContinue: Bool, framing: BodyFraming) {
+    /// Creates a head; the parser produces these, tests may build their own.
+    init(request: HTTPRequest, version: HTTPVersion, keepAlive: Bool, expectContinue: Bool, framing: BodyFraming) {
         self.request = request
         self.version = version
         self.keepAlive = keepAlive

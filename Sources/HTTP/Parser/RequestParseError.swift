@@ -4,20 +4,20 @@ import HTTPTypes
 ///
 /// After throwing one, the parser is dead: the connection answers `status` (with an
 /// RFC 9457 problem body whose `detail` can be `reason`) and closes.
-public struct RequestParseError: Error, Sendable, Hashable, CustomStringConvertible {
+struct RequestParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The status to answer: 400, 413, 414, 431, 501 or 505.
-    public let status: HTTPResponse.Status
+    let status: HTTPResponse.Status
 
     /// A short human-readable explanation, safe to send to the client.
-    public let reason: String
+    let reason: String
 
     /// Creates an error; the parser uses the named factories below.
-    public init(status: HTTPResponse.Status, reason: String) {
+    init(status: HTTPResponse.Status, reason: String) {
         self.status = status
         self.reason = reason
     }
 
-    public var description: String { "\(status.code) \(reason)" }
+    var description: String { "\(status.code) \(reason)" }
 
     static func badRequest(_ reason: String) -> Self { .init(status: .badRequest, reason: reason) }
 }

@@ -53,9 +53,9 @@ import Darwin
 /// }
 /// // pick the timeout from parser.phase: .idle keep-alive, .head header (408), .body body
 /// ```
-public struct RequestParser: Sendable {
+struct RequestParser: Sendable {
     /// What the parser found in the bytes fed so far.
-    public enum Event: Sendable, Hashable {
+    enum Event: Sendable, Hashable {
         /// A complete request head. Body events (if ``RequestHead/framing`` has a body) and `.end` follow.
         case head(RequestHead)
         /// The next piece of the decoded body (chunk framing removed). Never empty.
@@ -65,7 +65,7 @@ public struct RequestParser: Sendable {
     }
 
     /// Where the parser stands, so the connection can pick the right timeout.
-    public enum Phase: Sendable, Hashable {
+    enum Phase: Sendable, Hashable {
         /// Between requests, nothing of the next one received yet (idle keep-alive timeout).
         case idle
         /// Part of a request head received (header read timeout, 408 on expiry).
@@ -79,7 +79,7 @@ public struct RequestParser: Sendable {
     }
 
     /// The limits this parser enforces.
-    public let limits: ParserLimits
+    let limits: ParserLimits
 
     var state: State = .idle
     /// The incomplete line carried over from the previous buffer (head, chunk-size or trailer line).
@@ -114,12 +114,12 @@ public struct RequestParser: Sendable {
     static let retainedCarryCapacity = 1024
 
     /// Creates a parser for a new connection.
-    public init(limits: ParserLimits = ParserLimits()) {
+    init(limits: ParserLimits = ParserLimits()) {
         self.limits = limits
     }
 
     /// Where the parser stands; see ``Phase``.
-    public var phase: Phase {
+    var phase: Phase {
         switch state {
         case .idle: carry.isEmpty ? .idle : .head
         case .fields: .head
@@ -143,7 +143,7 @@ public struct RequestParser: Sendable {
     /// body bytes are handed out as new arrays.
     /// - Throws: ``RequestParseError`` for malformed input or an exceeded limit; the events
     ///   before the error have been delivered. Every later call throws the same error.
-    public mutating func parse(_ bytes: UnsafeRawBufferPointer, onEvent: (Event) -> Void) throws(RequestParseError) {
+    mutating func parse(_ bytes: UnsafeRawBufferPointer, onEvent: (Event) -> Void) throws(RequestParseError) {
         if case .failed(let error) = state { throw error }
         do {
             try consume(bytes, onEvent)
@@ -156,7 +156,7 @@ public struct RequestParser: Sendable {
     }
 
     /// Convenience for byte arrays; see ``parse(_:onEvent:)-(UnsafeRawBufferPointer,_)``.
-    public mutating func parse(_ bytes: [UInt8], onEvent: (Event) -> Void) throws(RequestParseError) {
+    mutating func parse(_ bytes: [UInt8], onEvent: (Event) -> Void) throws(RequestParseError) {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(RequestParseError) in try parse(raw, onEvent: onEvent) }
         }

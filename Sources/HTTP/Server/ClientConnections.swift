@@ -1,5 +1,4 @@
 import Base
-import Rx
 
 /// Open connections per client address, for `http.maxConnectionsPerClient`.
 ///

@@ -1,6 +1,5 @@
 import Base
 import Logging
-import Rx
 import Synchronization
 
 /// State shared by the listener and every worker of one server.

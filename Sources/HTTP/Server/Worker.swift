@@ -17,7 +17,10 @@ import Darwin
 /// connections need no locks; the read buffer, response encoder (its date cache)
 /// and metric label cache are shared by the worker's connections for the same reason.
 final class Worker: ConnectionHost, @unchecked Sendable {
-    private static let key = DispatchSpecificKey<Int>()
+    /// Marks this worker's queue (and the queues that target it) with the worker's identity.
+    /// One key for every worker of every server, so the value must tell the workers apart:
+    /// an index would make worker 0 of one server current on worker 0 of another.
+    private static let key = DispatchSpecificKey<ObjectIdentifier>()
 
     let index: Int
     let queue: DispatchQueue
@@ -44,12 +47,12 @@ final class Worker: ConnectionHost, @unchecked Sendable {
         self.settings = settings
         encoder = ResponseEncoder(serverName: core.configuration.serverName, gzipThreshold: settings.gzipThreshold)
         queue = DispatchQueue(label: "signalbox.http.worker.\(index)", qos: .userInteractive)
-        queue.setSpecific(key: Self.key, value: index)
         eventScheduler = SerialDispatchQueueScheduler(queue: queue, internalSerialQueueName: "signalbox.http.worker.\(index).events")
         // Weak: a server dropped without shutdown() releases its workers; deinit then stops the poller.
         poller = Poller(label: "signalbox.http.poller.\(index)", queue: queue) { [weak self] batch in
             self?.deliver(batch)
         }
+        queue.setSpecific(key: Self.key, value: ObjectIdentifier(self))
     }
 
     deinit {
@@ -58,7 +61,7 @@ final class Worker: ConnectionHost, @unchecked Sendable {
     }
 
     /// True when the caller runs on this worker's queue.
-    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == index }
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(self) }
 
     func start() {
         queue.async { self.scheduleSweep() }

@@ -1,4 +1,4 @@
-import HTTP
+@testable import HTTP
 import HTTPTypes
 import Testing
 

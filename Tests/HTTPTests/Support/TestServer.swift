@@ -1,33 +1,38 @@
-@testable import HTTP
 import Base
-import Logging
-import Rx
-import Synchronization
+@testable import HTTP
+import HTTPTesting
 
-/// Starts a server on an ephemeral port of 127.0.0.1 for one test.
-func startServer(
-    _ router: Router,
-    host: String = "127.0.0.1",
-    settings: ServerSettings = ServerSettings(),
-    limits: ParserLimits = ParserLimits(),
-    lingerTimeout: Duration = .milliseconds(500),
-    socketSendBufferSize: Int? = nil,
-    tls: TLSConfiguration? = nil,
-    workerCount: Int = 2
-) throws -> HTTPServer {
-    var logger = Logger(label: "test.http")
-    logger.logLevel = .error
-    let configuration = ServerConfiguration(host: host, port: 0, workerCount: workerCount, limits: limits, lingerTimeout: lingerTimeout, socketSendBufferSize: socketSendBufferSize, tls: tls, settings: settings)
-    let server = HTTPServer(configuration: configuration, router: router, logger: logger)
-    try server.start()
-    return server
+extension TestTransport {
+    /// A live server on 127.0.0.1 with the arguments a test changes (two workers unless told).
+    static func live(
+        host: String = "127.0.0.1",
+        settings: ServerSettings = ServerSettings(),
+        limits: ParserLimits = ParserLimits(),
+        lingerTimeout: Duration = .milliseconds(500),
+        socketSendBufferSize: Int? = nil,
+        tls: TLSConfiguration? = nil,
+        workerCount: Int = 2
+    ) -> TestTransport {
+        .live(ServerConfiguration(
+            host: host, workerCount: workerCount, limits: limits, lingerTimeout: lingerTimeout,
+            socketSendBufferSize: socketSendBufferSize, tls: tls, settings: settings))
+    }
 }
 
-extension HTTPServer {
-    /// A client connected to this server.
-    func client(receiveTimeout: Int = 5) throws -> TestClient {
-        try TestClient(port: port!, receiveTimeout: receiveTimeout)
+extension TestClient {
+    /// The live transport's server (a test of the server runs over the live transport only).
+    var liveServer: HTTPServer {
+        get throws {
+            guard let server else { throw TestFailure("this test needs the live transport") }
+            return server
+        }
     }
+}
+
+/// A test's own failure, with what went wrong.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// A one-shot gate to await from a test: `open()` releases every waiter,

@@ -1,0 +1,26 @@
+import Base
+import Logging
+
+/// The access-log line and the metrics of one request.
+enum AccessLog {
+    /// Records `exchange` with `host`: its metrics when it was answered completely, and one
+    /// `info` line; `outcome` says why it ended early (its status is then what was sent, or 0
+    /// when nothing was).
+    static func record(_ exchange: Exchange, outcome: String? = nil, host: any ConnectionHost) {
+        let duration = MonotonicClock.nanoseconds() &- exchange.started
+        if outcome == nil {
+            host.requestCompleted(routeID: exchange.routeID, route: exchange.route, method: exchange.methodName, status: exchange.status, durationNanoseconds: duration)
+        }
+        // Values as they are: a log handler that formats off the request path (the service's
+        // batched writer) turns the numbers into text there, not here.
+        host.logger.info("request", metadata: [
+            "method": .string(exchange.methodName),
+            "path": .string(exchange.path),
+            "status": .stringConvertible(exchange.status),
+            "bytes": .stringConvertible(exchange.bytesSent),
+            "duration_ms": .stringConvertible(Double(duration / 1000) / 1000),
+            "request_id": .string(exchange.requestID),
+            "outcome": .string(outcome ?? "complete"),
+        ], source: "HTTP")
+    }
+}
