@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "SignalboxCLI",
             dependencies: [
-                "Signalbox",
+                "Signalbox", "Search",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

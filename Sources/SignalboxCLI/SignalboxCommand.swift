@@ -9,8 +9,25 @@ struct SignalboxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signalbox",
         abstract: "A self-hosted instant-search service whose endpoints are Rx traits.",
-        discussion: SettingsReference.helpText
+        discussion: SettingsReference.helpText,
+        // With no subcommand, `signalbox` serves (this command's own options and `run`).
+        subcommands: [ImportCommand.self]
     )
+
+    /// ArgumentParser's `main`, except that a usage error of `signalbox import` exits 2, the code
+    /// scripts expect of a client; serving keeps ArgumentParser's 64 (EX_USAGE).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if CommandLine.arguments.dropFirst().first == "import" && exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 
     @Option(help: "Address to listen on (SIGNALBOX_HOST).") var host: String?
     @Option(help: "TCP port to listen on (SIGNALBOX_PORT).") var port: Int?
