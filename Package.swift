@@ -103,6 +103,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "SignalboxCLITests", dependencies: ["SignalboxCLI"]),
         .testTarget(name: "SearchTests", dependencies: ["Search"], resources: [.copy("Resources")]),
         .testTarget(
             name: "SignalboxTests",
