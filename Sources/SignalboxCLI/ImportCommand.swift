@@ -70,9 +70,9 @@ struct ImportCommand: ParsableCommand {
                     file, format: format ?? ImportFormat(fileName: file) ?? .ndjson,
                     gzipped: ImportFormat.isGzipped(fileName: file), chunkBytes: chunkMib << 20)
             }
-        } catch let failure as ImportFailure {
-            progress.printError("signalbox import: \(failure)")
-            throw ExitCode(failure.exitCode)
+        } catch {  // an ImportFailure: everything in the block throws only that
+            progress.printError("signalbox import: \(error)")
+            throw ExitCode(error.exitCode)
         }
         progress.finish()
         if progress.failed > 0 { throw ExitCode(1) }

@@ -42,15 +42,14 @@ final class ImportProgress {
         if onTerminal {
             redraw(force: true)
         } else {
-            print("\(file): request \(requests): \(bodyBytes) bytes, \(answer.created) created, \(answer.updated) updated, \(answer.failed) failed; \(summary)")
-            fflush(stdout)
+            output("\(file): request \(requests): \(bodyBytes) bytes, \(answer.created) created, \(answer.updated) updated, \(answer.failed) failed; \(summary)\n")
         }
     }
 
     /// The closing line.
     func finish() {
         if onTerminal { clearLine() }
-        print("imported \(imported) documents, \(failed) failed, in \(requests) requests; \(summary)")
+        output("imported \(imported) documents, \(failed) failed, in \(requests) requests; \(summary)\n")
     }
 
     /// Writes a line to standard error without breaking the terminal line.
@@ -62,8 +61,7 @@ final class ImportProgress {
     /// Writes a line to standard output without breaking the terminal line.
     func note(_ text: String) {
         if onTerminal { clearLine() }
-        print(text)
-        fflush(stdout)
+        output(text + "\n")
     }
 
     private var summary: String {
@@ -81,16 +79,19 @@ final class ImportProgress {
         let filled = min(width, Int(fraction * Double(width)))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         // CR and "erase line" redraw in place.
-        print("\r\u{1B}[K[\(bar)] \(summary)", terminator: "")
-        fflush(stdout)
+        output("\r\u{1B}[K[\(bar)] \(summary)")
         lineShown = true
     }
 
     private func clearLine() {
         guard lineShown else { return }
-        print("\r\u{1B}[K", terminator: "")
-        fflush(stdout)
+        output("\r\u{1B}[K")
         lineShown = false
+    }
+
+    /// Unbuffered, so the terminal line and the lines on standard error come in order.
+    private func output(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
     }
 
     private static func megabytes(_ bytes: Int) -> String {

@@ -23,7 +23,7 @@ struct SignalboxCommand: ParsableCommand {
         } catch {
             if CommandLine.arguments.dropFirst().first == "import" && exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                exit(2)
+                exit(withError: ExitCode(2))  // the message is written above; ExitCode prints nothing
             }
             exit(withError: error)
         }
