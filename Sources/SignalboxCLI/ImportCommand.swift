@@ -11,6 +11,8 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import NDJSON or CSV files (gzip too) into a collection of a running server.",
+        // Parsed on its own (see SignalboxCommand.main), so its usage line names the whole command.
+        usage: "signalbox import <files> ... --collection <name> [--schema <file>] [--url <url>] [--api-key <key>] [--format <format>] [--chunk-mib <mib>]",
         discussion: """
         Each file is sent in requests of at most --chunk-mib, cut at line boundaries (CSV: at record \
         boundaries, its header repeated in each request); errors name the file's own line. The format \

@@ -14,18 +14,23 @@ struct SignalboxCommand: ParsableCommand {
         subcommands: [ImportCommand.self]
     )
 
-    /// ArgumentParser's `main`, except that a usage error of `signalbox import` exits 2, the code
-    /// scripts expect of a client; serving keeps ArgumentParser's 64 (EX_USAGE).
+    /// ArgumentParser's `main`, except for `signalbox import`: parsed as a command of its own, so
+    /// its `--api-key` is not taken by the serving command's option of that name, and exiting 2 on a
+    /// usage error, the code scripts expect of a client (serving keeps ArgumentParser's 64, EX_USAGE).
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard arguments.first == ImportCommand.configuration.commandName else {
+            return main(arguments)
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try ImportCommand.parseAsRoot(Array(arguments.dropFirst()))
             try command.run()
         } catch {
-            if CommandLine.arguments.dropFirst().first == "import" && exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                exit(withError: ExitCode(2))  // the message is written above; ExitCode prints nothing
+            if ImportCommand.exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((ImportCommand.fullMessage(for: error) + "\n").utf8))
+                ImportCommand.exit(withError: ExitCode(2))  // the message is written above; ExitCode prints nothing
             }
-            exit(withError: error)
+            ImportCommand.exit(withError: error)
         }
     }
 

@@ -29,6 +29,8 @@ SCHEMA = {"id": "sku",
 # Documents in the big files: enough for 3 requests of at most 1 MiB.
 BIG_DOCUMENTS = 30000
 IMPORT_TIMEOUT = 300
+# A debug binary loads the cities slowly on a busy machine; the release one takes about a second.
+READY_TIMEOUT = 300
 
 
 class Import:
@@ -198,7 +200,7 @@ CHECKS = [small_ndjson_with_schema, csv_file, gzip_file, bad_lines, big_ndjson_i
 def main(binary):
     report = Report(details_on_pass=False)
     with tempfile.TemporaryDirectory(prefix="signalbox-e2e-import-") as folder, \
-            Server(binary, prefix="signalbox-e2e-import-") as server:
+            Server(binary, prefix="signalbox-e2e-import-", ready_timeout=READY_TIMEOUT) as server:
         server.start()  # `signalbox` with no subcommand still serves, with its flags
         run_checks(report, CHECKS, Import(server, report, binary, folder), seconds=IMPORT_TIMEOUT)
         server.stop_and_require_clean_exit(report)
