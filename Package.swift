@@ -92,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "SignalboxCLI",
             dependencies: [
-                "Signalbox",
+                "Signalbox", "Search",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -108,6 +108,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "SignalboxCLITests", dependencies: ["SignalboxCLI"]),
         .testTarget(name: "SearchTests", dependencies: ["Search"], resources: [.copy("Resources")]),
         .testTarget(
             name: "SignalboxTests",

@@ -9,8 +9,30 @@ struct SignalboxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signalbox",
         abstract: "A self-hosted instant-search service whose endpoints are Rx traits.",
-        discussion: SettingsReference.helpText
+        discussion: SettingsReference.helpText,
+        // With no subcommand, `signalbox` serves (this command's own options and `run`).
+        subcommands: [ImportCommand.self]
     )
+
+    /// ArgumentParser's `main`, except for `signalbox import`: parsed as a command of its own, so
+    /// its `--api-key` is not taken by the serving command's option of that name, and exiting 2 on a
+    /// usage error, the code scripts expect of a client (serving keeps ArgumentParser's 64, EX_USAGE).
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard arguments.first == ImportCommand.configuration.commandName else {
+            return main(arguments)
+        }
+        do {
+            var command = try ImportCommand.parseAsRoot(Array(arguments.dropFirst()))
+            try command.run()
+        } catch {
+            if ImportCommand.exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((ImportCommand.fullMessage(for: error) + "\n").utf8))
+                ImportCommand.exit(withError: ExitCode(2))  // the message is written above; ExitCode prints nothing
+            }
+            ImportCommand.exit(withError: error)
+        }
+    }
 
     @Option(help: "Address to listen on (SIGNALBOX_HOST).") var host: String?
     @Option(help: "TCP port to listen on (SIGNALBOX_PORT).") var port: Int?
