@@ -241,6 +241,8 @@ def imports(e):
     e.require("the failed lines are numbered from 1 (11 and 12), each a 422 with a detail",
               [x["line"] for x in report.get("errors", [])] == [11, 12] and all(x["status"] == 422 and x["detail"] for x in report["errors"]),
               report.get("errors"))
+    e.require("the wrong type's error names the document's id", [x.get("id") for x in report.get("errors", [])] == [None, "bad2"],
+              report.get("errors"))
     e.require("the wrong type's error names the field", "price" in report.get("errors", [{}, {}])[1:2][0].get("detail", ""), report.get("errors"))
     e.require("an import's answer carries Signalbox-Seq", answer.headers.get("signalbox-seq", "").isdigit())
     e.require("every imported document is searchable once answered", e.search(limit=250).json["total"] == 30)
