@@ -17,9 +17,15 @@ import sys
 import threading
 import urllib.parse
 
+import jsonschema
+import yaml
+
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/
 from harness import Report, Server, ServerFailed, SSEReader, request, run_checks, wait_until  # noqa: E402
 
+# The OpenAPI document of this tree (the binary under test serves the one it was built with).
+OPENAPI = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                       "Sources", "Signalbox", "Resources", "openapi.yaml")
 # Small enough that a test body goes over it; every other import here is far below.
 IMPORT_MAX_BYTES = 65536
 # Low enough that a query with one more facet than the checks use is refused.
@@ -475,6 +481,38 @@ def geo(e):
 
 
 # ---------------------------------------------------------------------------------------------
+# OpenAPI
+
+
+def answers_conform_to_openapi(e):
+    e.report.section("openapi")
+    with open(OPENAPI) as f:
+        spec = yaml.safe_load(f)
+
+    def conforms(name, value):
+        try:
+            jsonschema.validate(value, {"$ref": f"#/components/schemas/{name}", "components": spec["components"]})
+            return True, ""
+        except jsonschema.ValidationError as error:
+            return False, error.message
+
+    documented = spec["paths"]["/collections/{name}/search"]["get"]["responses"]
+    answers = {
+        "Collection": e.call("GET", "/collections/shop"),
+        "CollectionSearchResponse": e.search(q="item", filter=f"_geoRadius({CENTER[0]}, {CENTER[1]}, 100000)",
+                                             facets="brand,tags,price", sort="price:desc"),
+        "ImportReport": e.ndjson("shop", ['{"sku": 1, "title": 2}']),
+        "Problem": e.search(filter="price >"),
+    }
+    for name, answer in answers.items():
+        ok, why = conforms(name, answer.json)
+        e.require(f"{name} conforms to openapi.yaml", ok, why)
+    e.require("the search's statuses are documented", all(str(a.status) in documented for a in (answers["CollectionSearchResponse"], answers["Problem"])))
+    listed = e.call("GET", "/collections").json["collections"]
+    e.require("every listed collection conforms", all(conforms("Collection", c)[0] for c in listed))
+
+
+# ---------------------------------------------------------------------------------------------
 # Live
 
 
@@ -645,7 +683,7 @@ def restart(e):
         resumed.close()
 
 
-CHECKS = [schemas, documents, imports, filters, facets_and_stats, sorts, geo, live_search, events_of_a_collection,
+CHECKS = [schemas, documents, imports, filters, facets_and_stats, sorts, geo, answers_conform_to_openapi, live_search, events_of_a_collection,
           schema_replace, collection_delete, restart]
 
 
