@@ -278,6 +278,8 @@ def imports(e):
     c4 = e.call("GET", "/collections/shop/documents/c4").json or {}
     e.require("a quoted CSV cell keeps its comma; numeric strings make the geo point",
               c4.get("title") == "CSV, four" and e.search(filter="_geoRadius(45.5, -73.5, 10)").json["total"] == 1, c4)
+    answer = e.call("POST", "/collections/shop/documents", body=b"title,brand\nNo id,Acme\n", headers={"Content-Type": "text/csv"})
+    e.require("a CSV header without the id column is a 400 problem (nothing imported)", e.problem(answer, 400), answer)
     for sku in ("c1", "c2", "c4"):
         e.call("DELETE", f"/collections/shop/documents/{sku}")
 
