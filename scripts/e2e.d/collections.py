@@ -518,6 +518,13 @@ def answers_conform_to_openapi(e):
 # Live
 
 
+def end(reader):
+    """Ends a started reader: its own thread closes the socket (a close from here could come before
+    that thread first reads, which then fails on a closed descriptor)."""
+    reader.stop.set()
+    reader.join(10)
+
+
 def results_of(reader, count, timeout=30):
     wait_until(lambda: reader.count("result") >= count or reader.ended, timeout)
     return [json.loads(x.data) for x in reader.events if x.event == "result"]
@@ -526,7 +533,7 @@ def results_of(reader, count, timeout=30):
 def live_search(e):
     e.report.section("live search")
     query = urllib.parse.urlencode({"q": "", "filter": "category = shoes", "facets": "brand", "limit": 250})
-    reader = SSEReader(e.port, f"/collections/shop/search/live?{query}")
+    reader = SSEReader(e.port, f"/collections/shop/search/live?{query}", stop=threading.Event())
     reader.start()
     try:
         e.require("live search answers 200 text/event-stream", reader.status == 200 and "text/event-stream" in reader.head, reader.head)
@@ -554,15 +561,15 @@ def live_search(e):
         results = results_of(reader, 4)
         e.require("a delete inside the filter: a result without it", len(results) == 4 and results[3]["total"] == len(shoes), len(results))
     finally:
-        reader.close()
-    reader = SSEReader(e.port, "/collections/shop/search/live?" + urllib.parse.urlencode({"q": "", "filter": "price >"}))
+        end(reader)
+    reader = SSEReader(e.port, "/collections/shop/search/live?" + urllib.parse.urlencode({"q": "", "filter": "price >"}), stop=threading.Event())
     reader.run() if reader.status != 200 else reader.close()
     e.require("a live search with a bad filter is a 400", reader.status == 400, reader.head[:80])
 
 
 def events_of_a_collection(e):
     e.report.section("/events?collection=")
-    reader = SSEReader(e.port, "/events?collection=shop")
+    reader = SSEReader(e.port, "/events?collection=shop", stop=threading.Event())
     reader.start()
     try:
         e.require("/events?collection=shop answers 200", reader.status == 200, reader.head[:80])
@@ -577,11 +584,11 @@ def events_of_a_collection(e):
                   seen)
         first = next((x.id for x in reader.events if x.event == "document.upserted"), None)
     finally:
-        reader.close()
+        end(reader)
     e.call("PUT", "/collections/other/documents/o2", {"title": "Other two"})
     e.call("PUT", "/collections/shop/documents/ev2", {"title": "Event two", "category": "ev"})
     e.documents["ev2"] = {"sku": "ev2", "title": "Event two", "category": "ev", "brand": None, "tags": []}
-    resumed = SSEReader(e.port, "/events?collection=shop", last_event_id=first)
+    resumed = SSEReader(e.port, "/events?collection=shop", last_event_id=first, stop=threading.Event())
     resumed.start()
     try:
         wait_until(lambda: resumed.count("document.upserted") >= 1 or resumed.ended, 30)
@@ -589,7 +596,7 @@ def events_of_a_collection(e):
         e.require("Last-Event-ID resume: the missed changes of shop only, in order",
                   seen[:2] == [("document.deleted", "ev1", "shop"), ("document.upserted", "ev2", "shop")], seen)
     finally:
-        resumed.close()
+        end(resumed)
     e.resume_from = first
     e.after_resume = [("document.deleted", "ev1"), ("document.upserted", "ev2")]
     e.call("DELETE", "/collections/other")
@@ -614,7 +621,7 @@ def schema_replace(e):
 
     searcher = threading.Thread(target=search_throughout, daemon=True)
     searcher.start()
-    events = SSEReader(e.port, "/events?collection=shop")
+    events = SSEReader(e.port, "/events?collection=shop", stop=threading.Event())
     events.start()
     try:
         schema = {**SHOP_SCHEMA, "fields": SHOP_SCHEMA["fields"] + [{"name": "colour", "type": "string"}]}
@@ -633,7 +640,7 @@ def schema_replace(e):
     finally:
         stop.set()
         searcher.join(60)
-        events.close()
+        end(events)
     e.require("searches answered 200 throughout", set(statuses) == {200}, statuses)
 
 
@@ -641,7 +648,7 @@ def collection_delete(e):
     e.report.section("collection delete")
     e.call("PUT", "/collections/gone", {"fields": [{"name": "title", "type": "string", "search": True}]})
     e.ndjson("gone", [{"id": f"x{n}", "title": f"Gone {n}"} for n in range(3)])
-    events = SSEReader(e.port, "/events?collection=gone")
+    events = SSEReader(e.port, "/events?collection=gone", stop=threading.Event())
     events.start()
     try:
         answer = e.call("DELETE", "/collections/gone")
@@ -650,7 +657,7 @@ def collection_delete(e):
         deleted = [json.loads(x.data) for x in events.events if x.event == "collection.deleted"]
         e.require("subscribers get collection.deleted", deleted and deleted[0].get("collection") == "gone", deleted)
     finally:
-        events.close()
+        end(events)
     e.require("the collection is gone: 404", e.problem(e.call("GET", "/collections/gone"), 404))
     e.require("its documents are gone: 404", e.problem(e.call("GET", "/collections/gone/documents/x1"), 404))
     e.require("its search is gone: 404", e.problem(e.search("gone"), 404))
@@ -675,14 +682,14 @@ def restart(e):
     e.require("every document of shop is back", not missing, missing)
     red = sorted(s for s, d in e.documents.items() if d.get("colour") == "red")
     e.require("the replaced schema's field is still filterable", sorted(h["id"] for h in e.search(filter="colour = red").json["hits"]) == red)
-    resumed = SSEReader(e.port, "/events?collection=shop", last_event_id=e.resume_from)
+    resumed = SSEReader(e.port, "/events?collection=shop", last_event_id=e.resume_from, stop=threading.Event())
     resumed.start()
     try:
         wait_until(lambda: resumed.count("document.upserted") >= 1 or resumed.ended, 30)
         seen = [(x.event, json.loads(x.data).get("id")) for x in resumed.events if x.event and x.event.startswith("document.")]
         e.require("a Last-Event-ID resume across the restart gets the changes after it", seen[:2] == e.after_resume, seen[:4])
     finally:
-        resumed.close()
+        end(resumed)
 
 
 CHECKS = [schemas, documents, imports, filters, facets_and_stats, sorts, geo, answers_conform_to_openapi, live_search, events_of_a_collection,
