@@ -16,8 +16,8 @@ from common import Server, arguments  # noqa: E402
 from harness import API_KEY, Report  # noqa: E402
 
 # Event streams never end, so a generated request to them would hang until the timeout: they are
-# left to scripts/e2e.d/plain.py (which reads them with an SSE client) and the soak part.
-STREAMS = "^/(events|search/live)$"
+# left to scripts/e2e.d/plain.py and collections.py (which read them with an SSE client) and the soak part.
+STREAMS = "^/(events|search/live|collections/[^/]+/search/live)$"
 
 
 def problems(lines, limit=60):

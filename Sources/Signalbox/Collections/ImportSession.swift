@@ -117,7 +117,18 @@ actor ImportSession {
             pending.append((line, document))
             if pending.count >= batchSize { try await flush() }
         } catch let error as DocumentError {
-            fail(line: line, id: nil, error.description)
+            fail(line: line, id: Self.id(in: json, field: schema.idField), error.description)
+        }
+    }
+
+    /// The id a refused line names, for its error (`errors[].id`): only on this rare path is the
+    /// line parsed a second time. nil when the line is not a JSON object or has no usable id.
+    private static func id(in json: [UInt8], field: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] else { return nil }
+        switch object[field] {
+        case let text as String: return String(text.prefix(512))
+        case let number as Int: return String(number)
+        default: return nil
         }
     }
 

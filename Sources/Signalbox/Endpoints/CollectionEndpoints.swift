@@ -144,6 +144,10 @@ struct CollectionEndpoints {
 
     /// The problem a client gets for `error`.
     static func problem(_ error: any Error) -> any Error {
+        if let header = error as? ImportHeaderError {
+            // No record can be read without it: the whole import is refused, nothing was written.
+            return HTTPError(.badRequest, detail: "The CSV header cannot be read against the schema: \(header.detail)")
+        }
         guard let error = error as? CollectionError else { return StoreProblem.httpError(for: error) }
         switch error {
         case .noSuchCollection(let name):
