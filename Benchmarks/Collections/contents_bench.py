@@ -4,6 +4,7 @@ requests of at most N MiB, a PostgreSQL scratch cluster, and the line that says 
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -104,3 +105,46 @@ class Postgres:
     def stop(self):
         subprocess.run([os.path.join(SCRIPTS, "pg-scratch"), "stop", self.directory], capture_output=True)
 
+
+
+def value_bytes(lines):
+    searched = declared = 0
+    for line in lines:
+        r = json.loads(line)
+        s = sum(len(r[f].encode()) for f in SEARCHED if isinstance(r.get(f), str))
+        searched += s
+        declared += s + len(r.get("section", "").encode()) + sum(len(p.encode()) for p in r.get("packages", []))
+    return searched, declared
+
+
+def peak_kib(srv):
+    """VmHWM: the process's peak resident memory so far."""
+    with open(f"/proc/{srv.pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def print_memory(lines, before, after_import, after, peak):
+    """VmRSS (KiB) before and after an import of `lines`, per document and against the values' sizes."""
+    searched, declared = value_bytes(lines)
+    raw = sum(len(line) for line in lines)
+    n = len(lines)
+    grown = (after - before) * 1024
+    print(f"VmRSS before {before / 1024:,.1f} MiB, right after the import {after_import / 1024:,.1f} MiB, "
+          f"5 s later {after / 1024:,.1f} MiB; peak (VmHWM) {peak / 1024:,.1f} MiB")
+    print(f"grown by {grown / 2**20:,.1f} MiB: {grown / n:,.0f} bytes per document "
+          f"(whole process after: {after * 1024 / n:,.0f} bytes per document)")
+    print(f"searched field values (file, path, package): {searched / 2**20:,.1f} MiB, {searched / n:.1f} bytes "
+          f"per document; memory grown / that = {grown / searched:.2f}x")
+    print(f"declared string values (+ packages, section): {declared / 2**20:,.1f} MiB; memory grown / that = "
+          f"{grown / declared:.2f}x")
+    print(f"NDJSON: {raw / 2**20:,.1f} MiB; memory grown / that = {grown / raw:.2f}x")
+
+
+def move_store(source, destination):
+    """Moves a SQLite store (and its -wal, -shm files) from `source` to `destination`."""
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(source + suffix):
+            shutil.move(source + suffix, destination + suffix)
