@@ -43,6 +43,9 @@ final class ServedCollection: Sendable {
     var schema: CollectionSchema { state.withLock { $0.schema } }
     var decoder: CollectionDocumentDecoder { state.withLock { $0.decoder } }
     var index: CollectionIndex { state.withLock { $0.index } }
+    /// The schema searches are read against: the serving index's, so that while a new schema's
+    /// index is built a filter on a field it adds is refused (400) rather than matching nothing.
+    var searchSchema: CollectionSchema { index.schema }
     /// Whether a new schema's index is being built.
     var isRebuilding: Bool { state.withLock { $0.journal != nil } }
 
@@ -72,14 +75,17 @@ final class ServedCollection: Sendable {
     /// Takes `schema` for every write from now on and builds its index in the background
     /// from the documents served now; the new index takes over once it has every write.
     func rebuild(under schema: CollectionSchema) {
-        let (documents, generation) = state.withLock { state -> ([CollectionDocument], Int) in
+        // The journal starts with the snapshot read below: writes after this point are replayed.
+        let (serving, generation) = state.withLock { state -> (CollectionIndex, Int) in
             state.schema = schema
             state.decoder = CollectionDocumentDecoder(schema: schema)
             state.journal = []
             state.generation += 1
-            return (state.index.allDocuments(), state.generation)
+            return (state.index, state.generation)
         }
         DispatchQueue.global().async { [self] in
+            // Read outside the lock (writes go on meanwhile; the journal has them).
+            let documents = serving.allDocuments()
             let decoder = CollectionDocumentDecoder(schema: schema)
             let rebuilt = CollectionIndex(schema: schema, documents: documents.compactMap { try? decoder.decode($0.body) })
             state.withLock { state in

@@ -129,7 +129,7 @@ final class CollectionService: Sendable {
     func importSession(_ name: String, format: ImportSession.Format) throws -> ImportSession {
         let collection = try collection(name)
         if collection.isBuiltIn { throw CollectionError.unsupportedImport("Import into the built-in cities is not supported; PUT /documents/{id}.") }
-        let (limits, store, applier, applyWait) = (self.limits, self.store, self.applier, self.applyWait)
+        let (limits, store, applier) = (self.limits, self.store, self.applier)
         return ImportSession(
             format: format, schema: collection.schema, limits: limits.document, batchSize: limits.importBatch,
             exists: { collection.index.document(id: $0) != nil }
@@ -145,10 +145,14 @@ final class CollectionService: Sendable {
             }
             applier.offer(changes)
             let last = first + Int64(documents.count - 1)
-            _ = try? await applier.applied(atLeast: last, within: applyWait).value
+            // Answered once searchable, as a PUT is; a batch may take longer than one write's wait.
+            try await applier.applied(atLeast: last, within: Self.batchApplyWait).value
             return last
         }
     }
+
+    /// The longest an import's batch may take to be applied on this replica before the import fails (503).
+    static let batchApplyWait = RxTimeInterval.seconds(120)
 
     private func commitAndApply(
         _ write: StoreWrite, kind: StoredChangeKind, id: String, record: CollectionDocument? = nil

@@ -45,7 +45,7 @@ struct CollectionEndpoints {
         router.get("/collections/:name/search") { request -> Single<Response> in
             let started = DispatchTime.now().uptimeNanoseconds
             let collection = try Self.mapped { try collections.collection(request.parameters["name"] ?? "") }
-            let query = try parameters.query(from: request, schema: collection.schema)
+            let query = try parameters.query(from: request, schema: collection.searchSchema)
             return collection.lookups.first(query).map { payload in
                 let took = Int((DispatchTime.now().uptimeNanoseconds &- started) / 1000)
                 return Self.json(.ok, payload.body(tookMicroseconds: took))
@@ -54,7 +54,7 @@ struct CollectionEndpoints {
 
         router.get("/collections/:name/search/live") { request -> Driver<ServerSentEvent> in
             let collection = try Self.mapped { try collections.collection(request.parameters["name"] ?? "") }
-            let query = try parameters.query(from: request, schema: collection.schema)
+            let query = try parameters.query(from: request, schema: collection.searchSchema)
             let driver: Driver<CollectionPayload>
             do {
                 driver = try collection.lookups.driver(for: query)
