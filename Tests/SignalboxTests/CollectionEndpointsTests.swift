@@ -24,7 +24,7 @@ struct CollectionEndpointsTests {
          "rank": "price"}
         """
     let service: SignalboxService
-    let client: RouterTestClient
+    let client: TestClient
 
     init() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("collections-\(UUID().uuidString)")
@@ -40,10 +40,10 @@ struct CollectionEndpointsTests {
         client = service.router.testClient()
     }
 
-    func send(_ method: HTTPRequest.Method, _ path: String, _ body: String? = nil, type: String = "application/json") async -> TestResponse {
+    func send(_ method: HTTPRequest.Method, _ path: String, _ body: String? = nil, type: String = "application/json") async throws -> TestResponse {
         var fields: HTTPFields = [.authorization: "Bearer \(Self.key)"]
         if body != nil { fields[.contentType] = type }
-        return await client.execute(method, path, headerFields: fields, body: body.map { Array($0.utf8) } ?? [])
+        return try await client.execute(method, path, headerFields: fields, body: body.map { Array($0.utf8) } ?? [])
     }
 
     func json(_ response: TestResponse) throws -> [String: Any] {
@@ -56,14 +56,14 @@ struct CollectionEndpointsTests {
 
     /// `shop` created and three documents imported as NDJSON (one more line that fails).
     func shop() async throws {
-        #expect(await send(.put, "/collections/shop", Self.schema).status == .created)
+        #expect(try await send(.put, "/collections/shop", Self.schema).status == .created)
         let lines = [
             #"{"sku": "a", "title": "Red shoe", "brand": "Acme", "tags": ["sale"], "price": 10, "lat": 48.85, "lon": 2.35}"#,
             #"{"sku": "b", "title": "Blue shoe", "brand": "Acme", "tags": ["new", "sale"], "price": 30, "lat": 48.95, "lon": 2.35}"#,
             #"{"sku": "bad", "price": "cheap"}"#,
             #"{"sku": "c", "title": "Red hat", "brand": "Zeta", "price": 20, "lat": 52.52, "lon": 13.40}"#,
         ]
-        let imported = await send(.post, "/collections/shop/documents", lines.joined(separator: "\n"), type: "application/x-ndjson")
+        let imported = try await send(.post, "/collections/shop/documents", lines.joined(separator: "\n"), type: "application/x-ndjson")
         #expect(imported.status == .ok)
         let report = try json(imported)
         #expect(report["created"] as? Int == 3 && report["updated"] as? Int == 0 && report["failed"] as? Int == 1, "\(report)")
@@ -73,27 +73,27 @@ struct CollectionEndpointsTests {
 
     @Test func aCollectionIsCreatedListedAndReplaced() async throws {
         try await shop()
-        let listed = try json(await client.execute(.get, "/collections"))
+        let listed = try json(try await client.execute(.get, "/collections"))
         let names = try #require(listed["collections"] as? [[String: Any]]).compactMap { $0["name"] as? String }
         #expect(names.contains("cities") && names.contains("shop"))
-        let one = try json(await client.execute(.get, "/collections/shop"))
+        let one = try json(try await client.execute(.get, "/collections/shop"))
         #expect(one["documents"] as? Int == 3 && one["id"] as? String == "sku" && one["rank"] as? String == "price")
-        #expect(await send(.put, "/collections/shop", Self.schema).status == .ok)
+        #expect(try await send(.put, "/collections/shop", Self.schema).status == .ok)
     }
 
     @Test func aCSVImportCountsItsHeaderAsLineOne() async throws {
         try await shop()
         let csv = "sku,title,brand,tags,price\nd,CSV one,Acme,new|sale,5\ne,CSV two,Zeta,,x\na,Red shoe,Acme,sale,11\n"
-        let report = try json(await send(.post, "/collections/shop/documents", csv, type: "text/csv"))
+        let report = try json(try await send(.post, "/collections/shop/documents", csv, type: "text/csv"))
         #expect(report["created"] as? Int == 1 && report["updated"] as? Int == 1 && report["failed"] as? Int == 1, "\(report)")
         #expect((report["errors"] as? [[String: Any]])?.first?["line"] as? Int == 3)
-        let document = try json(await client.execute(.get, "/collections/shop/documents/d"))
+        let document = try json(try await client.execute(.get, "/collections/shop/documents/d"))
         #expect(document["tags"] as? [String] == ["new", "sale"])
     }
 
     @Test func aSearchFiltersCountsFacetsAndSorts() async throws {
         try await shop()
-        let response = await client.execute(.get, "/collections/shop/search?q=&filter=tags%20%3D%20sale%20OR%20price%20%3E%3D%2020&facets=brand,price&sort=price:asc")
+        let response = try await client.execute(.get, "/collections/shop/search?q=&filter=tags%20%3D%20sale%20OR%20price%20%3E%3D%2020&facets=brand,price&sort=price:asc")
         #expect(response.status == .ok)
         let result = try json(response)
         #expect(try ids(response) == ["a", "c", "b"])
@@ -102,13 +102,13 @@ struct CollectionEndpointsTests {
         #expect(facets["brand"] == ["Acme": 2, "Zeta": 1])
         let stats = try #require(result["stats"] as? [String: [String: Double]])
         #expect(stats["price"] == ["min": 10, "max": 30])
-        let text = await client.execute(.get, "/collections/shop/search?q=red&filter=brand%20%3D%20acme")
+        let text = try await client.execute(.get, "/collections/shop/search?q=red&filter=brand%20%3D%20acme")
         #expect(try ids(text) == ["a"])
     }
 
     @Test func aRadiusFindsTheNearStoresWithTheirDistance() async throws {
         try await shop()
-        let response = await client.execute(.get, "/collections/shop/search?q=&filter=_geoRadius(48.85,%202.35,%2020000)&sort=_geoPoint(48.85,2.35):asc")
+        let response = try await client.execute(.get, "/collections/shop/search?q=&filter=_geoRadius(48.85,%202.35,%2020000)&sort=_geoPoint(48.85,2.35):asc")
         #expect(try ids(response) == ["a", "b"])
         let hits = try #require(try json(response)["hits"] as? [[String: Any]])
         // 0.1 degree of latitude is about 11.1 km.
@@ -117,30 +117,30 @@ struct CollectionEndpointsTests {
 
     @Test func aBadFilterIsA400ProblemWithItsPosition() async throws {
         try await shop()
-        let response = await client.execute(.get, "/collections/shop/search?q=&filter=price%20%3E")
+        let response = try await client.execute(.get, "/collections/shop/search?q=&filter=price%20%3E")
         #expect(response.status == .badRequest)
         #expect(response.headerFields[.contentType]?.hasPrefix("application/problem+json") == true)
         #expect((try json(response)["detail"] as? String)?.hasPrefix("at ") == true)
-        let undeclared = await client.execute(.get, "/collections/shop/search?q=&filter=colour%20%3D%20red")
+        let undeclared = try await client.execute(.get, "/collections/shop/search?q=&filter=colour%20%3D%20red")
         #expect(undeclared.status == .badRequest && undeclared.text.contains("colour"))
-        #expect(await send(.put, "/collections/bad", #"{"fields": [{"name": "a", "type": "text"}]}"#).status == .badRequest)
+        #expect(try await send(.put, "/collections/bad", #"{"fields": [{"name": "a", "type": "text"}]}"#).status == .badRequest)
     }
 
     @Test func aMissingCollectionOrDocumentIsA404() async throws {
-        #expect(await client.execute(.get, "/collections/none").status == .notFound)
-        #expect(await client.execute(.get, "/collections/none/search?q=a").status == .notFound)
+        #expect(try await client.execute(.get, "/collections/none").status == .notFound)
+        #expect(try await client.execute(.get, "/collections/none/search?q=a").status == .notFound)
         try await shop()
-        #expect(await client.execute(.get, "/collections/shop/documents/none").status == .notFound)
-        #expect(await send(.delete, "/collections/shop/documents/a").status == .noContent)
-        #expect(await send(.delete, "/collections/shop/documents/a").status == .notFound)
-        #expect(await send(.delete, "/collections/shop").status == .noContent)
-        #expect(await client.execute(.get, "/collections/shop").status == .notFound)
+        #expect(try await client.execute(.get, "/collections/shop/documents/none").status == .notFound)
+        #expect(try await send(.delete, "/collections/shop/documents/a").status == .noContent)
+        #expect(try await send(.delete, "/collections/shop/documents/a").status == .notFound)
+        #expect(try await send(.delete, "/collections/shop").status == .noContent)
+        #expect(try await client.execute(.get, "/collections/shop").status == .notFound)
     }
 
     @Test func writesNeedTheKeyAndTheCitiesAreFixed() async throws {
-        let anonymous = await client.execute(.put, "/collections/shop", headerFields: [.contentType: "application/json"], body: Array(Self.schema.utf8))
+        let anonymous = try await client.execute(.put, "/collections/shop", headerFields: [.contentType: "application/json"], body: Array(Self.schema.utf8))
         #expect(anonymous.status == .unauthorized)
-        #expect(await send(.put, "/collections/cities", Self.schema).status == .conflict)
-        #expect(await send(.delete, "/collections/cities").status == .conflict)
+        #expect(try await send(.put, "/collections/cities", Self.schema).status == .conflict)
+        #expect(try await send(.delete, "/collections/cities").status == .conflict)
     }
 }
