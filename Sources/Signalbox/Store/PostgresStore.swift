@@ -149,7 +149,7 @@ final class PostgresStore: DocumentStore {
     /// and the log's newest changes: how a follower catches up once the log no longer holds
     /// every change it missed.
     func documents(changedAfter sequence: Int64) async throws -> StoreSnapshot {
-        try await consistentRead(changedAfter: sequence)
+        try await Self.within(timeout * 10, "read the documents") { [self] in try await consistentRead(changedAfter: sequence) }
     }
 
     private func consistentRead(changedAfter sequence: Int64) async throws -> StoreSnapshot {
@@ -199,7 +199,15 @@ final class PostgresStore: DocumentStore {
     /// Up to `limit` changes after `sequence`, in order, and the head when they were read.
     /// The log keeps the latest `history` changes: when the first one returned is not
     /// `sequence + 1` although the head is past it, the caller missed pruned changes.
+    ///
+    /// Bounded in time (three commit timeouts), as every read of a follower is: a read that
+    /// never returns (a pool waiting on a connection lost to a database restart) would stop
+    /// the replica applying; one that fails is retried at the next wake-up.
     func changes(after sequence: Int64, limit: Int) async throws -> (head: Int64, changes: [StoredChange]) {
+        try await Self.within(timeout * 3, "read the change log") { [self] in try await readChanges(after: sequence, limit: limit) }
+    }
+
+    private func readChanges(after sequence: Int64, limit: Int) async throws -> (head: Int64, changes: [StoredChange]) {
         let rows = try await client.query(
             """
             SELECT m.head, c.seq, c.collection, c.kind, c.id, c.body FROM signalbox_meta m
