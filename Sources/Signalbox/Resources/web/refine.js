@@ -13,7 +13,7 @@ class Refinements {
   constructor(root, changed) {
     this.root = root;
     this.changed = changed;
-    this.schema = null;
+    this.use(null);
   }
 
   // A collection's schema ({id, fields, rank}): the controls anew, nothing set.
