@@ -201,6 +201,7 @@ function element(tag, className) {
 
 function group(title, body, className) {
   const fieldset = element("fieldset", className);
+  fieldset.dataset.field = title;
   const legend = document.createElement("legend");
   legend.textContent = title;
   fieldset.append(legend, body);
