@@ -228,10 +228,10 @@ function numberInput(name, placeholder, min, max) {
   return input;
 }
 
-// An input's number, or null when empty or out of its bounds (then marked invalid).
+// An input's number, or null when empty, not a number or out of its bounds (those marked invalid).
 function valid(input) {
   const text = input.value.trim();
-  const ok = text === "" || input.checkValidity();
+  const ok = input.checkValidity();
   input.setAttribute("aria-invalid", ok ? "false" : "true");
   if (text === "" || !ok) return null;
   const value = Number(text);
