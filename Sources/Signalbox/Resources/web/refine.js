@@ -145,7 +145,7 @@ class Refinements {
   }
 
   showOwnCounts(field, counts) {
-    this.ownCounts.set(field, counts);
+    this.ownCounts.set(field, entries(counts));
     this.renderFacet(field);
   }
 
