@@ -263,3 +263,18 @@ def test_the_refinements_fit_a_narrow_screen(page):
     overflow = page.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
     screenshot(page, "narrow-390-refine")
+
+
+def test_a_collection_deleted_while_picked_falls_back_to_the_cities(page):
+    temporary = "browser-temporary"
+    assert api("PUT", f"/collections/{temporary}", {"fields": [{"name": "title", "type": "string", "search": True}]}) == 201
+    try:
+        open_collection(page, temporary, refine=False)
+        wait(page, lambda d: text_of(d, "events-state") == "connected", "the /events stream does not connect")
+    finally:
+        assert api("DELETE", f"/collections/{temporary}") == 204
+    wait(page, lambda d: d.find_element(By.ID, "collection").get_attribute("value") == "cities", "the cities are not picked")
+    options = [o.get_attribute("value") for o in page.find_elements(By.CSS_SELECTOR, "#collection option")]
+    assert temporary not in options
+    notes = page.execute_script("return Array.from(document.querySelectorAll('#events .note')).map(e => e.textContent)")
+    assert any(f"Collection {temporary} deleted." in note for note in notes), notes
