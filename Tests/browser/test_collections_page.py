@@ -162,7 +162,19 @@ def test_a_checked_facet_narrows_the_hits_and_the_counts(page):
     wait(page, lambda d: facet(d, "brand") == ({"Acme": 3, "Zeta": 3, "Orbit": 2}, {"Acme"}), "brand's own counts")
     page.find_element(By.CSS_SELECTOR, "fieldset[data-field='brand'] input[value='Orbit']").click()
     wait(page, lambda d: count_shown(d) == 5, "Acme or Orbit is not 5 documents")
+    assert "f.brand=Acme" in page.current_url and "f.brand=Orbit" in page.current_url  # the address follows
     screenshot(page, "collection-facets")
+
+
+def test_a_link_opens_refined(page):
+    page.get(f"{BASE}/?c={SHOPS}&f.brand=Acme&min.price=10&sort=price%3Adesc")
+    wait(page, lambda d: hit_names(d) == ["Ski gloves", "Running socks"], "the link's refinements are not applied")
+    assert page.find_element(By.ID, "refine").get_attribute("open") is not None
+    assert facet(page, "brand")[1] == {"Acme"}
+    assert page.find_element(By.ID, "sort").get_attribute("value") == "price:desc"
+    page.get(f"{BASE}/?q=paris&f.countryCode=FR&near=48.8566,2.3522,50")
+    wait(page, lambda d: hit_names(d)[:1] == ["Paris"] and all("(FR)" in m for m in metas(d)), "the cities link is not refined")
+    assert re.match(r"\d+ m\D", metas(page)[0]), metas(page)[0]  # nearest first, its distance shown
 
 
 def test_a_number_range_shows_its_stats_and_filters(page):

@@ -427,6 +427,7 @@
     const params = new URLSearchParams(location.search);
     if (query) params.set("q", query); else params.delete("q");
     if (current !== CITIES) params.set("c", current); else params.delete("c");
+    refine.write(params);
     if (liveSwitch.checked) params.set("live", "1"); else params.delete("live");
     const search = params.toString();
     const url = `${location.pathname}${search ? "?" + search : ""}${location.hash}`;
@@ -440,10 +441,12 @@
   picker.addEventListener("change", () => pick(picker.value));
 
   // ---- the collection picker: GET /collections, again after a collection event.
-  function pick(name) {
+  function pick(name, refinedBy = null) {
     current = collections.has(name) ? name : CITIES;
     picker.value = current;
     refine.use(collections.get(current) || null);
+    if (refinedBy) refine.read(refinedBy);
+    if (refine.active) refinePanel.open = true;
     searchLabel.textContent = `Search ${current}`;
     const searched = searchedFields(current).map((field) => field.name);
     input.placeholder = current === CITIES ? "sao pa, amsterdma, москва…" : `${searched.join(", ") || "every document"}…`;
@@ -597,10 +600,12 @@
   // The cities answer before the list arrives; another collection waits for its schema.
   if (wanted === CITIES && input.value) runQuery(input.value);
   loadCollections().then(() => {
-    if (wanted !== CITIES && collections.has(wanted)) { pick(wanted); return; }
+    if (wanted !== CITIES && collections.has(wanted)) { pick(wanted, start); return; }
     if (wanted !== CITIES) errorLine.textContent = `There is no collection named ${wanted}.`;
     refine.use(collections.get(CITIES) || null);
-    if (refinePanel.open) runQuery(input.value, { force: true });
+    refine.read(start);
+    if (refine.active) refinePanel.open = true;
+    runQuery(input.value);
   });
   input.focus();
 })();

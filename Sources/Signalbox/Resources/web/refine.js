@@ -138,6 +138,33 @@ class Refinements {
     return { filter: clauses.join(" AND "), sort, facets: facets.join(",") };
   }
 
+  // The refinements in the page's address (f.FIELD=value, repeated; min.FIELD, max.FIELD;
+  // near=lat,lng,km; sort), so a link opens refined. `read` runs once the schema is known.
+  write(params) {
+    for (const key of Array.from(params.keys())) if (/^(f|min|max)\.|^(near|sort)$/.test(key)) params.delete(key);
+    for (const [field, values] of this.checked) for (const value of values) params.append(`f.${field}`, value);
+    for (const [field, { min, max }] of this.ranges) {
+      if (valid(min) !== null) params.set(`min.${field}`, min.value);
+      if (valid(max) !== null) params.set(`max.${field}`, max.value);
+    }
+    if (this.nearPoint()) params.set("near", [this.near.lat.value, this.near.lng.value, this.near.radius.value].join(","));
+    if (this.sort.value) params.set("sort", this.sort.value);
+  }
+
+  read(params) {
+    for (const [key, value] of params) {
+      const [kind, field] = [key.slice(0, key.indexOf(".")), key.slice(key.indexOf(".") + 1)];
+      if (kind === "f" && this.checked.has(field)) this.checked.get(field).add(value);
+      if ((kind === "min" || kind === "max") && this.ranges.has(field)) this.ranges.get(field)[kind].value = value;
+    }
+    const near = (params.get("near") || "").split(",");
+    if (this.near && near.length === 3) [this.near.lat.value, this.near.lng.value, this.near.radius.value] = near;
+    this.fillSort();
+    const sort = params.get("sort");
+    if (sort && this.sort.querySelector(`option[value="${CSS.escape(sort)}"]`)) this.sort.value = sort;
+    for (const field of this.checked.keys()) this.renderFacet(field);
+  }
+
   // The facets with checked values, whose counts come from a query without their own filter
   // (checking FR must not hide DE's count: values of one facet are OR'ed).
   get ownCountFields() {
