@@ -172,6 +172,10 @@ def test_a_link_opens_refined(page):
     assert page.find_element(By.ID, "refine").get_attribute("open") is not None
     assert facet(page, "brand")[1] == {"Acme"}
     assert page.find_element(By.ID, "sort").get_attribute("value") == "price:desc"
+    page.find_element(By.CSS_SELECTOR, "#refine .clear").click()
+    wait(page, lambda d: count_shown(d) == len(PRODUCTS), "Clear does not lift the refinements")
+    assert "f.brand" not in page.current_url and "sort=" not in page.current_url
+    assert page.switch_to.active_element.get_attribute("id") == "sort"
     page.get(f"{BASE}/?q=paris&f.countryCode=FR&near=48.8566,2.3522,50")
     wait(page, lambda d: hit_names(d)[:1] == ["Paris"] and all("(FR)" in m for m in metas(d)), "the cities link is not refined")
     assert re.match(r"\d+ m\D", metas(page)[0]), metas(page)[0]  # nearest first, its distance shown

@@ -72,7 +72,8 @@ class Refinements {
     const clear = element("button", "clear");
     clear.type = "button";
     clear.textContent = "Clear";
-    clear.addEventListener("click", () => { this.use(this.schema); this.changed(); });
+    // Everything back to nothing set; the keyboard lands on the new sort choice.
+    clear.addEventListener("click", () => { this.use(this.schema); this.sort.focus(); this.changed(); });
     sortRow.append(clear);
     this.root.replaceChildren(sortRow, ...parts);
   }
