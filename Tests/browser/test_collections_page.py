@@ -294,3 +294,19 @@ def test_a_collection_deleted_while_picked_falls_back_to_the_cities(page):
     assert temporary not in options
     notes = page.execute_script("return Array.from(document.querySelectorAll('#events .note')).map(e => e.textContent)")
     assert any(f"Collection {temporary} deleted." in note for note in notes), notes
+
+
+def test_a_long_facet_lists_all_its_values_on_demand(page):
+    page.get(f"{BASE}/?q=san")
+    page.find_element(By.CSS_SELECTOR, "#refine summary").click()
+    more = "fieldset[data-field='countryCode'] .more"
+    wait(page, lambda d: len(facet(d, "countryCode")[0]) == 8 and d.find_elements(By.CSS_SELECTOR, more),
+         "countryCode does not list 8 values and an 'all' button")
+    button = page.find_element(By.CSS_SELECTOR, more)
+    total = int(button.text.removeprefix("all "))
+    assert total > 8, button.text
+    page.execute_script("arguments[0].focus()", button)
+    button.send_keys(Keys.ENTER)
+    wait(page, lambda d: len(facet(d, "countryCode")[0]) == total, "'all' does not list every value")
+    focused = page.switch_to.active_element
+    assert focused.text == "fewer" and focused.get_attribute("aria-expanded") == "true"

@@ -7,7 +7,7 @@
 
 class Refinements {
   static FACETS_MAX = 10;     // the server's default search.maxFacets
-  static VALUES_SHOWN = 8;    // values listed per facet (the checked ones are always listed)
+  static VALUES_SHOWN = 8;    // values listed per facet until "all" (the checked ones are always listed)
   static RADIUS_KM = 100;     // the near control's starting radius
 
   constructor(root, changed) {
@@ -28,6 +28,7 @@ class Refinements {
     this.checked = new Map(this.facetFields.map((f) => [f.name, new Set()]));
     this.counts = new Map();     // facet field → [[value, count]] as last shown
     this.ownCounts = new Map();  // facet field with checked values → its counts without its own filter
+    this.expanded = new Set();   // facet fields showing all their values
     this.hasGeo = fields.some((f) => f.type === "geo");
     this.build(fields);
   }
@@ -194,10 +195,11 @@ class Refinements {
   renderFacet(field) {
     const checked = this.checked.get(field);
     const counts = this.ownCounts.get(field) || this.counts.get(field) || [];
-    const shown = counts.slice(0, Refinements.VALUES_SHOWN);
+    const all = this.expanded.has(field);
+    const shown = all ? counts.slice() : counts.slice(0, Refinements.VALUES_SHOWN);
     for (const value of checked) if (!shown.some(([v]) => v === value)) shown.push([value, countOf(counts, value)]);
     const list = this.facetBoxes.get(field);
-    const focused = document.activeElement && list.contains(document.activeElement) ? document.activeElement.value : null;
+    const focus = document.activeElement && list.contains(document.activeElement) ? document.activeElement : null;
     list.replaceChildren(...shown.map(([value, count]) => {
       const box = document.createElement("input");
       box.type = "checkbox";
@@ -216,8 +218,19 @@ class Refinements {
       return label;
     }));
     if (!shown.length) list.textContent = "none";
+    if (counts.length > Refinements.VALUES_SHOWN) {
+      const more = element("button", "more");
+      more.type = "button";
+      more.textContent = all ? "fewer" : `all ${counts.length}`;
+      more.setAttribute("aria-expanded", String(all));
+      more.addEventListener("click", () => {
+        if (all) this.expanded.delete(field); else this.expanded.add(field);
+        this.renderFacet(field);
+      });
+      list.append(more);
+    }
     // Keep the keyboard where it was when the counts are redrawn.
-    if (focused !== null) Array.from(list.querySelectorAll("input")).find((b) => b.value === focused)?.focus();
+    if (focus) Array.from(list.querySelectorAll("input, .more")).find((b) => b.className === focus.className && b.value === focus.value)?.focus();
   }
 }
 
