@@ -247,6 +247,10 @@ def test_a_live_query_follows_a_write_with_its_facet_counts(page):
     wait(page, lambda d: count_shown(d) == 3 and "Orbit socks" in hit_names(d), "the live query does not show the write")
     wait(page, lambda d: facet(d, "inStock")[0] == {"true": 3}, "the facet counts do not follow the write")
     assert facet(page, "brand")[0]["Orbit"] == 3  # its own count, asked again after the live answer
+    panel = lambda d: d.execute_script(
+        "return Array.from(document.querySelectorAll('#events .event.upserted')).filter(e => e.dataset.id === 'p9')"
+        ".map(e => e.textContent)")
+    wait(page, lambda d: any("Orbit socks" in t and f"in {SHOPS}" in t for t in panel(d)), "the changes panel lacks the write")
     screenshot(page, "collection-live")
     assert api("DELETE", f"/collections/{SHOPS}/documents/p9") == 204
     wait(page, lambda d: count_shown(d) == 2 and "Orbit socks" not in hit_names(d), "the live query keeps the deleted one")
