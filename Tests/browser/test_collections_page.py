@@ -314,3 +314,16 @@ def test_a_long_facet_lists_all_its_values_on_demand(page):
     wait(page, lambda d: len(facet(d, "countryCode")[0]) == total, "'all' does not list every value")
     focused = page.switch_to.active_element
     assert focused.text == "fewer" and focused.get_attribute("aria-expanded") == "true"
+
+
+def test_every_refinement_has_a_name_and_no_script_writes_html(page):
+    open_collection(page)
+    wait(page, lambda d: facet(d, "brand")[0], "no facets")
+    unnamed = page.execute_script(
+        "return Array.from(document.querySelectorAll('#refine input, #refine select, #collection'))"
+        ".filter(c => !(c.labels && c.labels.length) && !c.getAttribute('aria-label')).map(c => c.outerHTML)")
+    assert unnamed == [], unnamed
+    for script in ("app.js", "refine.js"):
+        with urllib.request.urlopen(f"{BASE}/assets/{script}", timeout=10) as response:
+            source = response.read().decode()
+        assert not re.search(r"\.(inner|outer)HTML\s*\+?=|insertAdjacentHTML\(|document\.write\(", source), script
