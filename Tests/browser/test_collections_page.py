@@ -254,6 +254,15 @@ def test_a_live_query_follows_a_write_with_its_facet_counts(page):
     screenshot(page, "collection-live")
     assert api("DELETE", f"/collections/{SHOPS}/documents/p9") == 204
     wait(page, lambda d: count_shown(d) == 2 and "Orbit socks" not in hit_names(d), "the live query keeps the deleted one")
+    # A write outside the checked brand leaves the answer as it is, but not the other brands' counts.
+    other = document("p10", "Zeta scarf", ["winter"], "Zeta", True, 30, 48.85, 2.35)
+    assert api("PUT", f"/collections/{SHOPS}/documents/p10", other) == 204
+    try:
+        wait(page, lambda d: facet(d, "brand")[0].get("Zeta") == 4, "Zeta's count does not follow a write outside the filter")
+        assert count_shown(page) == 2
+    finally:
+        assert api("DELETE", f"/collections/{SHOPS}/documents/p10") == 204
+    wait(page, lambda d: facet(d, "brand")[0].get("Zeta") == 3, "Zeta's count does not follow the deletion")
 
 
 def test_the_cities_get_facets_and_near_too(page):

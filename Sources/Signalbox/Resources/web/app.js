@@ -191,13 +191,16 @@
     render(result.hits);
     if (result.facets || result.stats) {
       refine.show(result);
-      refreshOwnCounts(result.query);
+      answeredQuery = result.query;
+      refreshOwnCounts(answeredQuery);
     }
   }
 
   // A facet with checked values is counted without its own filter, so its other values keep
-  // their counts; asked again after every answer, live ones included.
+  // their counts; asked again after every answer, live ones included, and (Live on) after
+  // each write to the collection, which may change those counts and not the answer.
   let ownCounts = null;
+  let answeredQuery = "";
   function refreshOwnCounts(query) {
     if (ownCounts) ownCounts.abort();
     const controller = new AbortController();
@@ -532,6 +535,7 @@
     const titleField = collection === CITIES ? { name: "name" } : searchedFields(collection).find((field) => field.type === "string");
     const title = body.document && titleField ? body.document[titleField.name] : undefined;
     if (body.id && typeof title === "string") remember(collection, body.id, title);
+    if (liveSwitch.checked && collection === current && asksCollection()) refreshOwnCounts(answeredQuery);
     const known = body.id ? knownNames.get(`${collection}/${body.id}`) : undefined;
     const name = document.createElement("span");
     name.className = "event-name";
