@@ -13,6 +13,7 @@ import Testing
         let expected = [
             ("/", "text/html; charset=utf-8", #"<script src="/assets/app.js" defer></script>"#),
             ("/assets/app.js", "text/javascript; charset=utf-8", #""use strict";"#),
+            ("/assets/refine.js", "text/javascript; charset=utf-8", "class Refinements"),
             ("/assets/style.css", "text/css; charset=utf-8", ":root {"),
             ("/assets/icon.svg", "image/svg+xml", "<svg"),
         ]

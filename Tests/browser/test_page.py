@@ -1,11 +1,11 @@
 """The search page at `/` in a real headless Chromium (Selenium).
 
-Run by scripts/browser-test, which starts the release binary and passes
-SIGNALBOX_URL, SIGNALBOX_API_KEY and SIGNALBOX_ARTIFACTS (screenshots).
-Every wait is a WebDriverWait on a condition of the page, never a sleep.
+Run by scripts/browser-test, which starts the server and passes SIGNALBOX_URL,
+SIGNALBOX_API_KEY and SIGNALBOX_ARTIFACTS (screenshots); the browser and the
+helpers are in conftest.py and pagekit.py. Every wait is a WebDriverWait on a
+condition of the page, never a sleep.
 """
 
-import json
 import os
 import re
 import socket
@@ -14,68 +14,13 @@ import urllib.error
 import urllib.request
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-BASE = os.environ.get("SIGNALBOX_URL", "").rstrip("/")
-KEY = os.environ.get("SIGNALBOX_API_KEY", "")
-ARTIFACTS = os.environ.get("SIGNALBOX_ARTIFACTS", "artifacts/browser")
-WAIT_SECONDS = 10
+from pagekit import BASE, WAIT_SECONDS, api, hit_names, screenshot, text_of, wait
 
 pytestmark = pytest.mark.skipif(not BASE, reason="SIGNALBOX_URL is not set (run scripts/browser-test)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1280,900", "--lang=en-US", "--force-prefers-reduced-motion"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(service=service, options=options)
-    os.makedirs(ARTIFACTS, exist_ok=True)
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture
-def page(browser):
-    """The browser at the desktop size, its console log emptied."""
-    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
-    browser.get_log("browser")
-    return browser
-
-
-def wait(driver, condition, message):
-    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.05).until(lambda d: condition(d), message)
-
-
-def hit_names(driver):
-    return driver.execute_script(
-        "return Array.from(document.querySelectorAll('#results .hit .name')).map(n => n.textContent)")
-
-
-def text_of(driver, element_id):
-    return driver.execute_script("return document.getElementById(arguments[0]).textContent", element_id)
-
-
-def screenshot(driver, name):
-    driver.save_screenshot(os.path.join(ARTIFACTS, f"{name}.png"))
-
-
-def api(method, path, body=None):
-    request = urllib.request.Request(
-        f"{BASE}{path}", method=method,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {KEY}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return response.status
 
 
 def test_partial_accent_free_query_finds_sao_paulo_first_and_the_address_follows(page):

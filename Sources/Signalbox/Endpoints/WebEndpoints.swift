@@ -4,7 +4,7 @@ import HTTP
 import HTTPTypes
 import Rx
 
-/// `GET /` (the search page) and `GET /assets/app.js`, `/assets/style.css`, `/assets/icon.svg`:
+/// `GET /` (the search page) and `GET /assets/app.js`, `/assets/refine.js`, `/assets/style.css`, `/assets/icon.svg`:
 /// package resources under `Resources/web`, served as they are.
 ///
 /// Each file carries a strong `ETag` (304 on `If-None-Match`) with
@@ -27,6 +27,7 @@ struct WebEndpoints {
     static let routes: [(path: String, file: String, contentType: String)] = [
         ("/", "index.html", "text/html; charset=utf-8"),
         ("/assets/app.js", "app.js", "text/javascript; charset=utf-8"),
+        ("/assets/refine.js", "refine.js", "text/javascript; charset=utf-8"),
         ("/assets/style.css", "style.css", "text/css; charset=utf-8"),
         ("/assets/icon.svg", "icon.svg", "image/svg+xml"),
     ]

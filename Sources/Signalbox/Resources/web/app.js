@@ -6,13 +6,15 @@
 //        .drive(results, count)
 //
 // Each step below names the operator it stands for. Every text we insert goes
-// through textContent or a text node, never innerHTML.
+// through textContent or a text node, never innerHTML. The picked collection's
+// refinements (refine.js) add their filter, sort and facets to the same query.
 "use strict";
 
 (() => {
   const THROTTLE_MS = 200;
   const LIMIT = 10;
   const EVENTS_KEPT = 50;
+  const DETAIL_FIELDS = 40; // fields a document's detail lists
 
   const $ = (id) => document.getElementById(id);
   const form = $("search-form");
@@ -24,6 +26,23 @@
   const detail = $("detail");
   const eventList = $("events");
   const eventsState = $("events-state");
+  const picker = $("collection");
+  const searchLabel = $("search-label");
+  const refinePanel = $("refine");
+  const refine = new Refinements($("refine-controls"), () => typed(input.value));
+
+  // The one place a key would go (API keys and tenant tokens are the keys branch's work):
+  // every request below is made through these. fetch can carry a header; EventSource
+  // cannot, so a stream would carry its key in the address.
+  const access = {
+    headers: () => ({ Accept: "application/json" }),
+    streamURL: (url) => url,
+  };
+
+  // The collections by name ({name, documents, id, fields, rank}); cities is built in.
+  const CITIES = "cities";
+  const collections = new Map();
+  let current = CITIES;
 
   const numbers = new Intl.NumberFormat("en");
   const regions = typeof Intl.DisplayNames === "function" ? new Intl.DisplayNames(["en"], { type: "region" }) : null;
@@ -53,29 +72,44 @@
   let liveSource = null; // EventSource of the running live query
 
   function runQuery(query, { force = false } = {}) {
-    const key = `${liveSwitch.checked ? "live" : "once"}:${query}`;
+    const live = liveSwitch.checked;
+    const url = searchURL(query, live);
+    const key = `${live ? "live" : "once"}:${url}`;
     if (!force && key === lastQuery) return;
     lastQuery = key;
     followInAddress(query);
     cancelInFlight();
-    if (query.trim() === "") { show({ cleared: true }); return; }
-    if (liveSwitch.checked) startLive(query);
-    else fetchOnce(query);
+    if (!asksCollection() && query.trim() === "") { show({ cleared: true }); return; }
+    if (live) startLive(url, searchURL(query, false));
+    else fetchOnce(url);
   }
+
+  // The cities with nothing refined ask /search as they always did (its tuned ranking);
+  // any other query asks its collection, where an empty q lists every document.
+  const asksCollection = () => current !== CITIES || refinePanel.open || refine.active;
 
   function cancelInFlight() {
     if (inFlight) { inFlight.abort(); inFlight = null; }
     if (liveSource) { liveSource.close(); liveSource = null; }
   }
 
-  const searchURL = (path, query) =>
-    `${path}?${new URLSearchParams({ q: query, limit: String(LIMIT) })}`;
+  function searchURL(query, live) {
+    const stream = live ? "/live" : "";
+    if (!asksCollection()) return `/search${stream}?${new URLSearchParams({ q: query, limit: String(LIMIT) })}`;
+    return collectionURL(`search${stream}`, { q: query, limit: String(LIMIT), ...refine.params() });
+  }
 
-  function fetchOnce(query) {
+  // /collections/{current}/{path}?params, empty parameters left out.
+  function collectionURL(path, params) {
+    const search = new URLSearchParams(Object.entries(params).filter(([, value]) => value !== ""));
+    return `/collections/${encodeURIComponent(current)}/${path}?${search}`;
+  }
+
+  function fetchOnce(url) {
     const controller = new AbortController();
     inFlight = controller;
     statusLine.dataset.busy = "true";
-    fetch(searchURL("/search", query), { signal: controller.signal, headers: { Accept: "application/json" } })
+    fetch(url, { signal: controller.signal, headers: access.headers() })
       .then(async (response) => {
         if (!response.ok) throw await problem(response);
         return response.json();
@@ -104,8 +138,8 @@
 
   // A live query: /search/live is a Driver over SSE — the current result at
   // once, then a new one whenever a change alters it.
-  function startLive(query) {
-    const source = new EventSource(searchURL("/search/live", query));
+  function startLive(url, onceURL) {
+    const source = new EventSource(access.streamURL(url));
     liveSource = source;
     statusLine.dataset.busy = "true";
     source.addEventListener("result", (event) => {
@@ -118,7 +152,7 @@
       if (source.readyState === EventSource.CLOSED) {
         // Refused (e.g. 400): EventSource hides the body, so ask once for the problem.
         liveSource = null;
-        fetchOnce(query);
+        fetchOnce(onceURL);
       } else {
         statusLine.textContent = "Live query reconnecting…";
       }
@@ -128,11 +162,12 @@
   // ---- the views: one outcome drives the list, the count and the error.
   let hits = [];
   let active = -1;
-  const knownNames = new Map(); // document id → name, from hits and change events, to name deletions
+  const knownNames = new Map(); // collection and document id → name, from hits and change events, to name deletions
   const NAMES_KEPT = 1000;
-  function remember(id, name) {
-    knownNames.delete(id);
-    knownNames.set(id, name);
+  function remember(collection, id, name) {
+    const key = `${collection}/${id}`;
+    knownNames.delete(key);
+    knownNames.set(key, name);
     if (knownNames.size > NAMES_KEPT) knownNames.delete(knownNames.keys().next().value);
   }
 
@@ -148,11 +183,35 @@
     if (outcome.cleared) { statusLine.textContent = ""; render([]); return; }
     const { result } = outcome;
     const shown = result.hits.length;
-    const count = result.total === 0 ? "No cities found"
-      : `${numbers.format(result.total)} ${result.total === 1 ? "city" : "cities"}${shown < result.total ? `, best ${shown} shown` : ""}`;
+    const [one, many] = current === CITIES ? ["city", "cities"] : ["document", "documents"];
+    const count = result.total === 0 ? `No ${many} found`
+      : `${numbers.format(result.total)} ${result.total === 1 ? one : many}${shown < result.total ? `, best ${shown} shown` : ""}`;
     statusLine.textContent = `${count} · ${numbers.format(result.took_us)} µs on the server${outcome.live ? " · live" : ""}`;
     statusLine.dataset.took = String(result.took_us);
     render(result.hits);
+    if (result.facets || result.stats) {
+      refine.show(result);
+      answeredQuery = result.query;
+      refreshOwnCounts(answeredQuery);
+    }
+  }
+
+  // A facet with checked values is counted without its own filter, so its other values keep
+  // their counts; asked again after every answer, live ones included, and (Live on) after
+  // each write to the collection, which may change those counts and not the answer.
+  let ownCounts = null;
+  let answeredQuery = "";
+  function refreshOwnCounts(query) {
+    if (ownCounts) ownCounts.abort();
+    const controller = new AbortController();
+    ownCounts = controller;
+    for (const field of refine.ownCountFields) {
+      const { filter } = refine.params(field);
+      fetch(collectionURL("search", { q: query, limit: "0", filter, facets: field }), { signal: controller.signal, headers: access.headers() })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((body) => { if (body && controller === ownCounts) refine.showOwnCounts(field, (body.facets || {})[field]); },
+          () => { /* aborted, or failed: the counts of the last answer stay */ });
+    }
   }
 
   function render(newHits) {
@@ -171,27 +230,84 @@
     item.setAttribute("role", "option");
     item.setAttribute("aria-selected", "false");
     item.dataset.id = hit.id;
-    remember(hit.id, hit.name);
+    const shown = present(hit);
+    remember(current, hit.id, shown.title[0]);
 
     const name = document.createElement("span");
     name.className = "name";
-    name.append(...highlighted(hit.name, hit.highlight));
+    name.append(...highlighted(...shown.title));
 
     const meta = document.createElement("span");
     meta.className = "meta";
-    const code = hit.attributes && hit.attributes.countryCode;
-    const country = document.createElement("span");
-    country.className = "country";
-    country.textContent = code ? `${regionName(code)} (${code})` : "";
-    const population = document.createElement("span");
-    population.className = "population";
-    population.textContent = `pop. ${numbers.format(hit.rank)}`;
-    meta.append(country, population);
-
+    for (const [className, text] of shown.meta) {
+      const part = document.createElement("span");
+      part.className = className;
+      part.textContent = text;
+      meta.append(part);
+    }
     item.append(name, meta);
+    if (shown.also.length) {
+      const also = document.createElement("span");
+      also.className = "also";
+      for (const [label, text, ranges] of shown.also) {
+        const part = document.createElement("span");
+        part.dataset.field = label;
+        part.append(`${label}: `, ...highlighted(text, ranges));
+        also.append(part);
+      }
+      item.append(also);
+    }
     item.addEventListener("mousedown", (event) => event.preventDefault()); // keep focus in the box
     item.addEventListener("click", () => { setActive(index); open(index); });
     return item;
+  }
+
+  // What a hit shows: its title with highlights, other searched fields that matched, and
+  // meta: {title: [text, ranges], also: [[field, text, ranges]], meta: [[class, text]]}.
+  // A /search hit is a city as today; a collection hit is {id, document, highlight, distance}.
+  function present(hit) {
+    if (!hit.document) return { title: [hit.name, hit.highlight], also: [], meta: cityMeta(hit.attributes || {}, hit.rank) };
+    const doc = hit.document, highlight = hit.highlight || {};
+    const searched = searchedFields(current);
+    const titleField = searched.find((field) => field.type === "string" && typeof doc[field.name] === "string");
+    const title = titleField ? [doc[titleField.name], highlight[titleField.name]] : [String(hit.id), []];
+    const also = [];
+    for (const field of searched) {
+      const ranges = highlight[field.name];
+      if (field === titleField || !ranges || !ranges.length) continue;
+      if (field.type === "string[]") {
+        // [index, start, end]: the matched elements, each with its own ranges.
+        const byElement = new Map();
+        for (const [index, start, end] of ranges) byElement.set(index, [...(byElement.get(index) || []), [start, end]]);
+        for (const [index, own] of Array.from(byElement).slice(0, 3)) {
+          if (typeof (doc[field.name] || [])[index] === "string") also.push([field.name, doc[field.name][index], own]);
+        }
+      } else if (typeof doc[field.name] === "string") {
+        also.push([field.name, doc[field.name], ranges]);
+      }
+    }
+    const meta = [];
+    if (typeof hit.distance === "number") meta.push(["distance", distanceText(hit.distance)]);
+    if (current === CITIES) return { title, also, meta: [...meta, ...cityMeta(doc, doc.population)] };
+    const schema = collections.get(current) || {};
+    const sortField = refine.params().sort.split(":")[0].replace(/^"|"$/g, "");
+    for (const name of new Set([sortField, schema.rank])) {
+      if (name && !name.startsWith("_geo") && doc[name] !== undefined && doc[name] !== null) {
+        meta.push(["value", `${name} ${typeof doc[name] === "number" ? numbers.format(doc[name]) : String(doc[name])}`]);
+      }
+    }
+    return { title, also, meta };
+  }
+
+  function cityMeta(attributes, population) {
+    const code = attributes.countryCode;
+    return [["country", code ? `${regionName(code)} (${code})` : ""], ["population", `pop. ${numbers.format(population || 0)}`]];
+  }
+
+  const searchedFields = (name) => ((collections.get(name) || {}).fields || []).filter((field) => field.search);
+
+  function distanceText(meters) {
+    return meters < 1000 ? `${Math.round(meters)} m` : `${numbers.format(Math.round(meters / 100) / 10)} km`;
   }
 
   function regionName(code) {
@@ -261,7 +377,10 @@
     if (detailRequest) detailRequest.abort();
     const controller = new AbortController();
     detailRequest = controller;
-    fetch(`/documents/${encodeURIComponent(hit.id)}`, { signal: controller.signal, headers: { Accept: "application/json" } })
+    // The cities' own endpoint answers a city in today's shape; any other collection's, its document.
+    const path = current === CITIES ? `/documents/${encodeURIComponent(hit.id)}`
+      : `/collections/${encodeURIComponent(current)}/documents/${encodeURIComponent(hit.id)}`;
+    fetch(path, { signal: controller.signal, headers: access.headers() })
       .then(async (response) => {
         if (response.status === 404) return null;
         if (!response.ok) throw await problem(response);
@@ -273,7 +392,7 @@
 
   function showDetail(hit, doc, error) {
     const heading = document.createElement("h2");
-    heading.textContent = hit.name;
+    heading.textContent = present(hit).title[0];
     const rows = document.createElement("dl");
     const row = (term, value) => {
       if (value === undefined || value === null || value === "") return;
@@ -283,7 +402,12 @@
       dd.textContent = String(value);
       rows.append(dt, dd);
     };
-    if (doc) {
+    if (doc && current !== CITIES) {
+      // Every field as stored, in its order (lists joined, objects as JSON).
+      for (const [key, value] of Object.entries(doc).slice(0, DETAIL_FIELDS)) {
+        row(key, Array.isArray(value) ? value.join(", ") : typeof value === "object" && value !== null ? JSON.stringify(value) : value);
+      }
+    } else if (doc) {
       const a = doc.attributes || {};
       row("Country", a.countryCode ? `${regionName(a.countryCode)} (${a.countryCode})` : "");
       row("Population", numbers.format(doc.rank));
@@ -305,6 +429,8 @@
   function followInAddress(query) {
     const params = new URLSearchParams(location.search);
     if (query) params.set("q", query); else params.delete("q");
+    if (current !== CITIES) params.set("c", current); else params.delete("c");
+    refine.write(params);
     if (liveSwitch.checked) params.set("live", "1"); else params.delete("live");
     const search = params.toString();
     const url = `${location.pathname}${search ? "?" + search : ""}${location.hash}`;
@@ -314,6 +440,41 @@
   const typed = throttle(THROTTLE_MS, (query) => runQuery(query));
   input.addEventListener("input", () => typed(input.value));
   liveSwitch.addEventListener("change", () => runQuery(input.value, { force: true }));
+  refinePanel.addEventListener("toggle", () => runQuery(input.value));
+  picker.addEventListener("change", () => pick(picker.value));
+
+  // ---- the collection picker: GET /collections, again after a collection event.
+  function pick(name, refinedBy = null) {
+    current = collections.has(name) ? name : CITIES;
+    picker.value = current;
+    refine.use(collections.get(current) || null);
+    if (refinedBy) refine.read(refinedBy);
+    if (refine.active) refinePanel.open = true;
+    searchLabel.textContent = `Search ${current}`;
+    const searched = searchedFields(current).map((field) => field.name);
+    input.placeholder = current === CITIES ? "sao pa, amsterdma, москва…" : `${searched.join(", ") || "every document"}…`;
+    detail.hidden = true;
+    runQuery(input.value, { force: true });
+  }
+
+  function loadCollections() {
+    return fetch("/collections", { headers: access.headers() })
+      .then(async (response) => {
+        if (!response.ok) throw await problem(response);
+        return response.json();
+      })
+      .then((body) => {
+        collections.clear();
+        for (const collection of body.collections || []) collections.set(collection.name, collection);
+        picker.replaceChildren(...Array.from(collections.keys(), (name) => {
+          const option = document.createElement("option");
+          option.value = name;
+          option.textContent = name;
+          return option;
+        }));
+        picker.value = collections.has(current) ? current : CITIES;
+      }, (error) => { errorLine.textContent = `The collections could not be listed — ${error.message}`; });
+  }
 
   // ---- the change feed: /events is a Signal over SSE. EventSource reconnects
   // by itself and sends Last-Event-ID, so the server replays what we missed.
@@ -340,9 +501,12 @@
     for (const kind of ["document.upserted", "document.deleted"]) {
       source.addEventListener(kind, (event) => change(kind, event));
     }
+    for (const kind of ["collection.created", "collection.replaced", "collection.deleted"]) {
+      source.addEventListener(kind, (event) => collectionChange(kind, event));
+    }
     source.addEventListener("reset", (event) => {
       lastEventID = event.lastEventId || lastEventID;
-      const reload = input.value.trim() !== "";
+      const reload = input.value.trim() !== "" || asksCollection();
       note(`Reset: the changes you missed are no longer kept${reload ? "; results reloaded" : ""}.`, "reset");
       if (reload) runQuery(input.value, { force: true });
     });
@@ -367,8 +531,12 @@
     what.className = "event-kind";
     what.textContent = kind === "document.deleted" ? "deleted" : "upserted";
     // A deletion carries only the id: name it from what this page has seen.
-    if (body.id && body.document && body.document.name) remember(body.id, body.document.name);
-    const known = body.id ? knownNames.get(body.id) : undefined;
+    const collection = body.collection || CITIES;
+    const titleField = collection === CITIES ? { name: "name" } : searchedFields(collection).find((field) => field.type === "string");
+    const title = body.document && titleField ? body.document[titleField.name] : undefined;
+    if (body.id && typeof title === "string") remember(collection, body.id, title);
+    if (liveSwitch.checked && collection === current && asksCollection()) refreshOwnCounts(answeredQuery);
+    const known = body.id ? knownNames.get(`${collection}/${body.id}`) : undefined;
     const name = document.createElement("span");
     name.className = "event-name";
     name.textContent = known || body.id || "";
@@ -376,7 +544,25 @@
     docID.className = "event-doc";
     docID.textContent = known && body.id ? `(${body.id})` : "";
     item.append(id, what, name, docID);
+    if (collection !== CITIES) {
+      const where = document.createElement("span");
+      where.className = "event-collection";
+      where.textContent = `in ${collection}`;
+      item.append(where);
+    }
     append(item);
+  }
+
+  // A collection made, replaced or dropped: the picker lists it (or no longer does).
+  function collectionChange(kind, event) {
+    lastEventID = event.lastEventId || lastEventID;
+    let body = {};
+    try { body = JSON.parse(event.data); } catch (_) { /* noted without a name */ }
+    note(`Collection ${body.collection || ""} ${kind.split(".")[1]}.`, "collection");
+    loadCollections().then(() => {
+      // The picked one's schema changed, or it is gone (then the cities are picked).
+      if (body.collection === current && kind !== "collection.created") pick(current);
+    });
   }
 
   function note(text, kind) {
@@ -413,7 +599,17 @@
   const start = new URLSearchParams(location.search);
   input.value = start.get("q") || "";
   liveSwitch.checked = start.get("live") === "1";
+  const wanted = start.get("c") || CITIES;
   connectEvents();
-  if (input.value) runQuery(input.value);
+  // The cities answer before the list arrives; another collection waits for its schema.
+  if (wanted === CITIES && input.value) runQuery(input.value);
+  loadCollections().then(() => {
+    if (wanted !== CITIES && collections.has(wanted)) { pick(wanted, start); return; }
+    if (wanted !== CITIES) errorLine.textContent = `There is no collection named ${wanted}.`;
+    refine.use(collections.get(CITIES) || null);
+    refine.read(start);
+    if (refine.active) refinePanel.open = true;
+    runQuery(input.value);
+  });
   input.focus();
 })();
