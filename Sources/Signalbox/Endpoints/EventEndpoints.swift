@@ -22,6 +22,9 @@ struct EventEndpoints {
     let applier: ChangeApplier
     let epoch: String
     let resumeWait: RxTimeInterval
+    /// Who may see which changes; nil: everyone sees everything (tests of the feed alone).
+    var access: Access? = nil
+    var collections = CollectionCatalog()
 
     func register(on router: some RouteBuilder) {
         // The feed's items are streamed as they are (no `map`, which would add an
@@ -34,12 +37,18 @@ struct EventEndpoints {
                 else { lastEventID.map(Feed.Start.after) ?? .now }
             // `?collection=` narrows the stream to one collection's changes (a filter on this client's view).
             let collection = request.queryItems(named: "collection").first
+            // The client's view: what its key or token may see (none to compute for most clients).
+            let view = try access.flatMap { access in
+                let grant = try access.grant(request, .events, collection: collection)
+                return grant.seesEverything ? nil : EventView(grant: grant, collections: collections, isPublic: access.isPublicCollection)
+            }
             guard let lastEventID, lastEventID > applier.applied.value else {
                 // The router subscribes at once, on this worker: the worker's clients share one
                 // subscription to the feed, and a change is one hop onto the worker, not one per client.
-                let stream = feed.workerStream(from: start, deliveringOn: request.eventScheduler)
-                guard let collection else { return stream }
-                return stream.filter { $0.belongs(to: collection) }
+                var stream = feed.workerStream(from: start, deliveringOn: request.eventScheduler)
+                if let collection { stream = stream.filter { $0.belongs(to: collection) } }
+                if let view { stream = stream.compactMap(view.view) }
+                return stream
             }
             // Resuming on a replica that is behind: wait for the id, then replay (or reset) as usual.
             // Subscribed later, on whatever thread applies the id, so a chain of its own,
@@ -51,6 +60,7 @@ struct EventEndpoints {
                     .asCompletable()
                     .andThen(feed.stream(from: start).asObservable())
                     .filter { item in collection.map(item.belongs) ?? true }
+                    .compactMap { item in view.map { $0.view(item) } ?? item }
                     .asSignal(onErrorSignalWith: .empty())
             }.asInfallible()
         }
@@ -85,8 +95,11 @@ struct EventEndpoints {
         let sequence: Int64
         let collection: String
         let frame: EncodedEvent
+        /// The change itself, for a client's view that must judge its documents (``EventView``).
+        let event: ChangeEvent
 
         init(_ event: ChangeEvent) {
+            self.event = event
             sequence = event.sequence
             collection = event.collection
             frame = EventEndpoints.frame(event)
