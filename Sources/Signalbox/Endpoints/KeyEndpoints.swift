@@ -42,6 +42,23 @@ struct KeyEndpoints {
         }
     }
 
+    /// The problem a client gets for `error`.
+    private static func problem(_ error: any Error) -> any Error {
+        guard let error = error as? KeyError else { return StoreProblem.httpError(for: error) }
+        switch error {
+        case .noMasterSecret:
+            return HTTPError(
+                .conflict,
+                detail: "Stored keys need a master secret: set keys.masterSecret (SIGNALBOX_KEYS_MASTER_SECRET) or keys.masterSecretFile.")
+        case .tooManyKeys(let limit):
+            return HTTPError(.conflict, detail: "There are already \(limit) keys; delete some first.")
+        case .noSuchKey(let id):
+            return HTTPError(.notFound, detail: "No key has the id \(id.prefix(64)).")
+        case .invalid(let detail):
+            return HTTPError(.badRequest, detail: detail)
+        }
+    }
+
     /// A key as `GET /keys` shows it.
     private static func object(_ key: StoredKey) -> [String: Any] {
         var object = (try? JSONSerialization.jsonObject(with: Data(key.json())) as? [String: Any]) ?? [:]
@@ -61,7 +78,7 @@ struct KeyEndpoints {
                 do {
                     observer(.success(try await work()))
                 } catch {
-                    observer(.failure(StoreProblem.httpError(for: error)))
+                    observer(.failure(problem(error)))
                 }
             }
             return Disposables.create()

@@ -1,5 +1,4 @@
 import Foundation
-import HTTP
 import Rx
 import Search
 
@@ -43,13 +42,11 @@ final class KeyService: Sendable {
     /// A new key from `json`; its secret is returned once, here, and never stored.
     func create(json: [UInt8]) async throws -> (key: StoredKey, secret: String) {
         guard let secrets else {
-            throw HTTPError(
-                .conflict,
-                detail: "Stored keys need a master secret: set keys.masterSecret (SIGNALBOX_KEYS_MASTER_SECRET) or keys.masterSecretFile.")
+            throw KeyError.noMasterSecret
         }
         let key = try validate(json)
         guard registry.all.count < Self.maxKeys else {
-            throw HTTPError(.conflict, detail: "There are already \(Self.maxKeys) keys; delete some first.")
+            throw KeyError.tooManyKeys(limit: Self.maxKeys)
         }
         let body = Data(key.json())
         let sequence = try await store.commit(.upsert(collection: KeyRegistry.collection, id: key.id, body: body))
@@ -60,45 +57,43 @@ final class KeyService: Sendable {
 
     /// Deletes key `id`: refused from the moment the change is applied, on every replica as it applies it.
     func delete(id: String) async throws {
-        guard registry.key(id: id) != nil else { throw HTTPError(.notFound, detail: "No key has the id \(id.prefix(64)).") }
+        guard registry.key(id: id) != nil else { throw KeyError.noSuchKey(id) }
         let sequence = try await store.commit(.delete(collection: KeyRegistry.collection, id: id, inBaseData: false))
         await applier.apply(
             ChangeApplier.Change(sequence: sequence, collection: KeyRegistry.collection, id: id, body: nil), waitingAtMost: applyWait)
     }
 
-    private func validate(_ json: [UInt8]) throws(HTTPError) -> StoredKey {
+    private func validate(_ json: [UInt8]) throws(KeyError) -> StoredKey {
         let request: Request
         do {
             request = try JSONDecoder().decode(Request.self, from: Data(json))
         } catch {
-            throw HTTPError(.badRequest, detail: "Send {\"name\", \"actions\": [...], \"collections\": [...], \"expiresAt\"}: \(Self.describe(error))")
+            throw KeyError.invalid("Send {\"name\", \"actions\": [...], \"collections\": [...], \"expiresAt\"}: \(Self.describe(error))")
         }
         let name = request.name ?? ""
-        guard name.utf8.count <= Self.maxNameBytes else { throw HTTPError(.badRequest, detail: "name is longer than \(Self.maxNameBytes) bytes.") }
-        guard !request.actions.isEmpty else { throw HTTPError(.badRequest, detail: "actions must name at least one action.") }
+        guard name.utf8.count <= Self.maxNameBytes else { throw KeyError.invalid("name is longer than \(Self.maxNameBytes) bytes.") }
+        guard !request.actions.isEmpty else { throw KeyError.invalid("actions must name at least one action.") }
         var actions: [AccessAction] = []
         for text in request.actions {
             guard let action = AccessAction(rawValue: text) else {
-                throw HTTPError(
-                    .badRequest,
-                    detail: "\(text.prefix(64)) is not an action: \(AccessAction.allCases.map(\.rawValue).joined(separator: ", ")).")
+                throw KeyError.invalid("\(text.prefix(64)) is not an action: \(AccessAction.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             if !actions.contains(action) { actions.append(action) }
         }
         guard !request.collections.isEmpty, request.collections.count <= Self.maxCollections else {
-            throw HTTPError(.badRequest, detail: "collections must name 1 to \(Self.maxCollections) collections, or [\"*\"].")
+            throw KeyError.invalid("collections must name 1 to \(Self.maxCollections) collections, or [\"*\"].")
         }
         for collection in request.collections where collection != "*" {
             guard CollectionSchema.isValidCollectionName(collection) else {
-                throw HTTPError(.badRequest, detail: "\(collection.prefix(80)) is not a collection name.")
+                throw KeyError.invalid("\(collection.prefix(80)) is not a collection name.")
             }
         }
         var expiresAt: Date?
         if let text = request.expiresAt {
             guard let date = Self.date(text) else {
-                throw HTTPError(.badRequest, detail: "expiresAt must be an ISO 8601 date and time, such as 2027-01-01T00:00:00Z.")
+                throw KeyError.invalid("expiresAt must be an ISO 8601 date and time, such as 2027-01-01T00:00:00Z.")
             }
-            guard date > now() else { throw HTTPError(.badRequest, detail: "expiresAt \(text.prefix(40)) is in the past.") }
+            guard date > now() else { throw KeyError.invalid("expiresAt \(text.prefix(40)) is in the past.") }
             expiresAt = date
         }
         return StoredKey(
@@ -121,4 +116,14 @@ final class KeyService: Sendable {
         default: "the body is not valid JSON."
         }
     }
+}
+
+/// Why a key cannot be made or deleted; the endpoint answers each as a problem.
+enum KeyError: Error, Equatable {
+    /// `keys.masterSecret` is not set.
+    case noMasterSecret
+    case tooManyKeys(limit: Int)
+    case noSuchKey(String)
+    /// The request is not a valid key (a 400): what is wrong.
+    case invalid(String)
 }
