@@ -31,7 +31,7 @@ struct Grant: Sendable {
     func limiting(_ query: CollectionQuery, collection: String, schema: CollectionSchema) throws(HTTPError) -> CollectionQuery {
         guard let rule = try tenantRule(for: collection, schema: schema)?.filter else { return query }
         var limited = query
-        limited.filter = query.filter.map { .and([rule, $0]) } ?? rule
+        limited.filter = query.filter.map { FilterExpression.and([rule, $0]) } ?? rule
         return limited
     }
 

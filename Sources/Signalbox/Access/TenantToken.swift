@@ -44,7 +44,7 @@ struct TenantToken: Sendable {
         else { throw Invalid(description: "The token's signature is not valid.") }
         var expiresAt: Date?
         if let exp = claims["exp"] {
-            guard let seconds = (exp as? NSNumber)?.doubleValue, !(exp is Bool) else {
+            guard let seconds = (exp as? NSNumber)?.doubleValue else {
                 throw Invalid(description: "The token's exp is not a number of seconds.")
             }
             expiresAt = Date(timeIntervalSince1970: seconds)
@@ -55,7 +55,7 @@ struct TenantToken: Sendable {
     /// `{"products": {"filter": "tenant = 42"}}`, `{"products": null}` or `["products"]`.
     private static func rules(_ value: Any?) throws(Invalid) -> [String: String?] {
         if let names = value as? [String] {
-            return Dictionary(names.map { ($0, nil) }, uniquingKeysWith: { first, _ in first })
+            return Dictionary(names.map { ($0, String?.none) }, uniquingKeysWith: { first, _ in first })
         }
         guard let object = value as? [String: Any] else {
             throw Invalid(description: "The token's searchRules must be an object of collections (or a list of names).")

@@ -101,7 +101,7 @@ struct Access: Sendable {
             guard let secrets else { throw Self.unauthorized("Tenant tokens need keys.masterSecret on the server.") }
             let registry = self.registry
             let verified: VerifiedToken
-            do {
+            do throws(TenantToken.Invalid) {
                 verified = try tokens.token(presented) { () throws(TenantToken.Invalid) in
                     try TenantToken.verify(presented) { id in registry.key(id: id).map { _ in secrets.key(id: id) } }
                 }

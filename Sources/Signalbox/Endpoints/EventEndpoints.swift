@@ -38,7 +38,7 @@ struct EventEndpoints {
             // `?collection=` narrows the stream to one collection's changes (a filter on this client's view).
             let collection = request.queryItems(named: "collection").first
             // The client's view: what its key or token may see (none to compute for most clients).
-            let view = try access.flatMap { access in
+            let view = try access.flatMap { access throws(HTTPError) -> EventView? in
                 let grant = try access.grant(request, .events, collection: collection)
                 return grant.seesEverything ? nil : EventView(grant: grant, collections: collections, isPublic: access.isPublicCollection)
             }
@@ -60,7 +60,10 @@ struct EventEndpoints {
                     .asCompletable()
                     .andThen(feed.stream(from: start).asObservable())
                     .filter { item in collection.map(item.belongs) ?? true }
-                    .compactMap { item in view.map { $0.view(item) } ?? item }
+                    .compactMap { item -> Feed.Item? in
+                        guard let view else { return item }
+                        return view.view(item)
+                    }
                     .asSignal(onErrorSignalWith: .empty())
             }.asInfallible()
         }
