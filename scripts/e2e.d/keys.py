@@ -13,6 +13,8 @@ import hashlib
 import hmac
 import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -20,7 +22,9 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/
-from harness import Report, Server, ServerFailed, SSEReader, request, run_checks, wait_until  # noqa: E402
+from harness import Replica, Report, Server, ServerFailed, SSEReader, request, run_checks, wait_until  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 MASTER_SECRET = "e2e master secret, 32 bytes long"
 SCHEMA = {"id": "sku", "fields": [{"name": "title", "type": "string", "search": True},
@@ -237,6 +241,46 @@ def secrets_stay_out_of_the_log(e):
 CHECKS = [setup, boundaries, expiry_and_deletion, tenant_search_and_documents, tenant_streams, resumes, secrets_stay_out_of_the_log]
 
 
+def deletion_on_another_replica(binary, data, report):
+    """Two replicas of one PostgreSQL store (scripts/pg-scratch): a key made on one works on the other;
+    deleted on the first, the second refuses it within a second."""
+    report.section("a key deleted on one replica, refused on another (PostgreSQL)")
+    work = tempfile.mkdtemp(prefix="signalbox-e2e-keys-pg-")
+    started = subprocess.run([f"{ROOT}/scripts/pg-scratch", "start", os.path.join(work, "pg")], capture_output=True, text=True)
+    if started.returncode != 0:
+        report.say(f"skipped: PostgreSQL does not start ({started.stderr.strip()[:200]})")
+        return
+    url = started.stdout.strip().splitlines()[-1]
+    settings = {"keys.masterSecret": MASTER_SECRET, "data": data}
+    replicas = [Replica(binary, url, work, name, settings=settings, log_level="info") for name in ("a", "b")]
+    try:
+        for replica in replicas:
+            replica.start()
+        a, b = replicas
+        request(a.port, "PUT", "/collections/shop", body=SCHEMA, key=a.key)
+        made = json.loads(request(a.port, "POST", "/keys", key=a.key,
+                                  body={"name": "replicated", "actions": ["search"], "collections": ["shop"]}).body)
+        key = made["key"]
+        search = lambda replica: request(replica.port, "GET", "/collections/shop/search?q=a", key=key).status  # noqa: E731
+        report.require("a key made on replica a works on replica b", wait_until(lambda: search(b) == 200, 10), search(b))
+        deleted = request(a.port, "DELETE", f"/keys/{made['id']}", key=a.key)
+        answered = time.monotonic()
+        refused = wait_until(lambda: search(b) == 401, 5, interval=0.02)
+        took = time.monotonic() - answered
+        report.require("replica b refuses the key deleted on replica a within a second",
+                       deleted.status == 204 and refused and took < 1.0, f"{took * 1000:.0f} ms after the 204")
+        for replica in replicas:
+            replica.stop_and_require_clean_exit(report)
+    except ServerFailed as failure:
+        report.require("the replicas start", False, str(failure)[-400:])
+    finally:
+        for replica in replicas:
+            if replica.process is not None:
+                replica.cleanup()
+        subprocess.run([f"{ROOT}/scripts/pg-scratch", "stop", os.path.join(work, "pg")], capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main(binary):
     report = Report("keys and tenant tokens (issue 29)", details_on_pass=False)
     data = tempfile.NamedTemporaryFile("w", suffix=".ndjson", delete=False)
@@ -255,6 +299,7 @@ def main(binary):
             server.stop_and_require_clean_exit(report)
         if report.failures:
             sys.stdout.write(server.log_tail(40))
+    deletion_on_another_replica(binary, data.name, report)
     os.unlink(data.name)
     report.finish()
 
