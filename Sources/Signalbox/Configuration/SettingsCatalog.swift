@@ -57,7 +57,7 @@ public enum SettingsCatalog {
             optionalString("data", \.dataPath, "Data set to serve instead of the embedded cities (NDJSON or GeoNames cities file)"),
             string("store", \.storePath, defaults,
                    "SQLite file that records every write, or postgres://user[:password]@host:port/db[?sslmode=…] for a cluster"),
-            optionalString("apiKey", \.apiKey, "Bearer key that writes must present"),
+            optionalString("apiKey", \.apiKey, "Admin key (Bearer): every action on every collection, writes included"),
             optionalString("keys.masterSecret", \.keysMasterSecret,
                            "Secret (16 bytes or more) that stored keys and tenant tokens derive from; POST /keys needs it"),
             optionalString("keys.masterSecretFile", \.keysMasterSecretFile, "File whose first line is keys.masterSecret"),
