@@ -26,7 +26,7 @@ struct KeyAccessTests {
         client = service.router.testClient()
     }
 
-    static func service(masterSecret: String?) async throws -> SignalboxService {
+    static func service(masterSecret: String?, configure: (inout Settings) -> Void = { _ in }) async throws -> SignalboxService {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var settings = Settings()
@@ -34,6 +34,7 @@ struct KeyAccessTests {
         settings.apiKey = admin
         settings.keysMasterSecret = masterSecret
         settings.clusterReadWait = 0.2
+        configure(&settings)
         let store = try SQLiteStore(path: settings.storePath)
         return try SignalboxService(
             settings: settings, logger: Logger(label: "test"), base: [Document(id: "2988507", name: "Paris", rank: 2_100_000)],
@@ -152,6 +153,30 @@ struct KeyAccessTests {
         let refused = try await without.execute(
             .post, "/keys", headerFields: [.authorization: "Bearer \(Self.admin)"], body: Array(#"{"actions": ["search"], "collections": ["shop"]}"#.utf8))
         #expect(refused.status == .conflict && refused.text.contains("keys.masterSecret"), "\(refused.text)")
+    }
+
+    @Test func theWriteRateLimitAppliesPerKey() async throws {
+        let limited = try await Self.service(masterSecret: Self.master) { settings in
+            settings.writesRatePerSecond = 0.001
+            settings.writesBurst = 1
+        }
+        let client = limited.router.testClient()
+        func send(_ method: HTTPRequest.Method, _ path: String, _ body: String, as key: String) async throws -> HTTPResponse.Status {
+            try await client.execute(
+                method, path, headerFields: [.authorization: "Bearer \(key)", .contentType: "application/json"], body: Array(body.utf8)
+            ).status
+        }
+        #expect(try await send(.put, "/collections/shop", Self.schema, as: Self.admin) == .created)
+        #expect(try await send(.put, "/collections/other", Self.schema, as: Self.admin) == .tooManyRequests)
+        // A stored key has a bucket of its own (written to the store directly: the admin key's bucket is empty).
+        let id = KeySecrets.newID()
+        let stored = StoredKey(id: id, name: "w", actions: [.documentsWrite], collections: ["shop"], expiresAt: nil, createdAt: Date())
+        let body = Data(stored.json())
+        let sequence = try await limited.store.commit(.upsert(collection: KeyRegistry.collection, id: id, body: body))
+        await limited.applier.apply(ChangeApplier.Change(sequence: sequence, collection: KeyRegistry.collection, id: id, body: body), waitingAtMost: .seconds(5))
+        let writer = KeySecrets(masterSecret: Self.master).key(id: id)
+        #expect(try await send(.put, "/collections/shop/documents/a", #"{"title": "a", "tenant": 1}"#, as: writer) == .noContent)
+        #expect(try await send(.put, "/collections/shop/documents/b", #"{"title": "b", "tenant": 1}"#, as: writer) == .tooManyRequests)
     }
 
     @Test func anExpiredKeyIsRefused() async throws {
