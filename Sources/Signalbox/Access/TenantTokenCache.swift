@@ -15,9 +15,14 @@ final class VerifiedToken: Sendable {
 
         /// Whether `document` is inside the rule.
         func admits(_ document: CollectionDocument?) -> Bool {
-            guard let document else { return false }
+            admits(document.map { CollectionMatchCandidate($0, schema: schema) })
+        }
+
+        /// Whether a document prepared once for many rules is inside this one.
+        func admits(_ candidate: CollectionMatchCandidate?) -> Bool {
+            guard let candidate else { return false }
             guard let matcher else { return true }
-            return matcher.matches(CollectionMatchCandidate(document, schema: schema))
+            return matcher.matches(candidate)
         }
     }
 

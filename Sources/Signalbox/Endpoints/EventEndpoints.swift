@@ -100,6 +100,8 @@ struct EventEndpoints {
         let frame: EncodedEvent
         /// The change itself, for a client's view that must judge its documents (``EventView``).
         let event: ChangeEvent
+        /// Its documents prepared for tenant filters, once for every client (``ChangeCandidates``).
+        let candidates = ChangeCandidates()
 
         init(_ event: ChangeEvent) {
             self.event = event

@@ -31,18 +31,10 @@ struct EventView: Sendable {
             return nil
         }
         guard rule.filter != nil else { return item }
-        let (after, before) = Self.documents(of: event)
-        if rule.admits(after) { return item }
-        guard rule.admits(before) else { return nil }
+        let prepared = change.candidates.prepared(event, schema: served.schema)
+        if rule.admits(prepared.after) { return item }
+        guard rule.admits(prepared.before) else { return nil }
         return .change(EventEndpoints.FramedChange(ChangeEvent(
             sequence: event.sequence, kind: .deleted, collection: collection, documentID: event.documentID, document: nil, previous: nil)))
-    }
-
-    /// The document after and before `event`, as the collection's schema reads them.
-    private static func documents(of event: ChangeEvent) -> (after: CollectionDocument?, before: CollectionDocument?) {
-        if event.collection == citiesCollection {
-            return (event.document.map(CitiesCollection.document), event.previous.map(CitiesCollection.document))
-        }
-        return (event.record, event.previousRecord)
     }
 }
