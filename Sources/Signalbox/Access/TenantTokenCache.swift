@@ -27,10 +27,18 @@ final class VerifiedToken: Sendable {
     }
 
     let token: TenantToken
+    /// Tells verified tokens apart for the life of the process (a cache key that, unlike an
+    /// object's address, is never reused).
+    let serial: Int
     private let compiled = Locked<[String: Compiled]>([:])
+    private static let serials = Locked(0)
 
     init(_ token: TenantToken) {
         self.token = token
+        serial = Self.serials.withLock { serial in
+            serial += 1
+            return serial
+        }
     }
 
     /// The rule's filter for `collection` under `schema`; a 403 problem when the token has no

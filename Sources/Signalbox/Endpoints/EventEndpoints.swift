@@ -100,8 +100,14 @@ struct EventEndpoints {
         let frame: EncodedEvent
         /// The change itself, for a client's view that must judge its documents (``EventView``).
         let event: ChangeEvent
-        /// Its documents prepared for tenant filters, once for every client (``ChangeCandidates``).
+        /// Its documents prepared for tenant filters, and each token's verdict, once for every client (``ChangeCandidates``).
         let candidates = ChangeCandidates()
+
+        /// `document.deleted` for this change's document, as a tenant it took out of its filter is sent it.
+        var deleted: FramedChange {
+            FramedChange(ChangeEvent(
+                sequence: sequence, kind: .deleted, collection: collection, documentID: event.documentID, document: nil, previous: nil))
+        }
 
         init(_ event: ChangeEvent) {
             self.event = event

@@ -24,17 +24,17 @@ struct EventView: Sendable {
         guard case .change(let change) = item else { return item }
         let collection = change.collection
         guard grant.maySee(collection, isPublic: isPublic(collection), action: .events) else { return nil }
-        guard case .token = grant.holder else { return item }
+        guard case .token(let token, _) = grant.holder else { return item }
         let event = change.event
         if event.kind.isCollectionChange { return item }
         guard let served = collections.named(collection), let rule = try? grant.tenantRule(for: collection, schema: served.schema) else {
             return nil
         }
         guard rule.filter != nil else { return item }
-        let prepared = change.candidates.prepared(event, schema: served.schema)
-        if rule.admits(prepared.after) { return item }
-        guard rule.admits(prepared.before) else { return nil }
-        return .change(EventEndpoints.FramedChange(ChangeEvent(
-            sequence: event.sequence, kind: .deleted, collection: collection, documentID: event.documentID, document: nil, previous: nil)))
+        switch change.candidates.verdict(event, token: token, rule: rule, schema: served.schema) {
+        case .send: return item
+        case .sendDeleted: return .change(change.deleted)
+        case .skip: return nil
+        }
     }
 }
