@@ -179,6 +179,23 @@ struct KeyAccessTests {
         #expect(try await send(.put, "/collections/shop/documents/b", #"{"title": "b", "tenant": 1}"#, as: writer) == .tooManyRequests)
     }
 
+    @Test func theMasterSecretComesFromTheSettingOrItsFile() throws {
+        var settings = Settings()
+        #expect(try KeySecrets.from(settings) == nil)
+        settings.keysMasterSecret = "short"
+        #expect(throws: SettingsError.self) { try KeySecrets.from(settings) }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("master-\(UUID().uuidString)").path
+        try "\(Self.master)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        settings.keysMasterSecret = nil
+        settings.keysMasterSecretFile = path
+        let fromFile = try #require(try KeySecrets.from(settings))
+        // The same secret derives the same keys on every replica.
+        #expect(fromFile.key(id: "0123456789abcdef01234567") == KeySecrets(masterSecret: Self.master).key(id: "0123456789abcdef01234567"))
+        #expect(fromFile.key(id: "0123456789abcdef01234567") != KeySecrets(masterSecret: Self.master + "x").key(id: "0123456789abcdef01234567"))
+        settings.keysMasterSecretFile = path + ".missing"
+        #expect(throws: SettingsError.self) { try KeySecrets.from(settings) }
+    }
+
     @Test func anExpiredKeyIsRefused() async throws {
         try await shop()
         // Written to the store as POST /keys would, with an expiry already passed.

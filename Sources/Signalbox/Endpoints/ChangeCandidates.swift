@@ -29,6 +29,15 @@ final class ChangeCandidates: Sendable {
     }
 
     private let state = Locked(State())
+    private let deletedFrame = Locked<EventEndpoints.FramedChange?>(nil)
+
+    /// The change's `document.deleted` frame, made by `make` for the first client that needs it.
+    func deleted(_ make: () -> EventEndpoints.FramedChange) -> EventEndpoints.FramedChange {
+        if let made = deletedFrame.withLock({ $0 }) { return made }
+        let made = make()
+        deletedFrame.withLock { $0 = $0 ?? made }
+        return deletedFrame.withLock { $0 } ?? made
+    }
 
     /// The verdict of `token`'s `rule` (compiled for `schema`) on `event`: cached per token.
     func verdict(_ event: ChangeEvent, token: VerifiedToken, rule: VerifiedToken.Compiled, schema: CollectionSchema) -> Verdict {

@@ -103,10 +103,13 @@ struct EventEndpoints {
         /// Its documents prepared for tenant filters, and each token's verdict, once for every client (``ChangeCandidates``).
         let candidates = ChangeCandidates()
 
-        /// `document.deleted` for this change's document, as a tenant it took out of its filter is sent it.
+        /// `document.deleted` for this change's document, as a tenant it took out of its filter is
+        /// sent it: made once, when a first client needs it.
         var deleted: FramedChange {
-            FramedChange(ChangeEvent(
-                sequence: sequence, kind: .deleted, collection: collection, documentID: event.documentID, document: nil, previous: nil))
+            candidates.deleted {
+                FramedChange(ChangeEvent(
+                    sequence: sequence, kind: .deleted, collection: collection, documentID: event.documentID, document: nil, previous: nil))
+            }
         }
 
         init(_ event: ChangeEvent) {
