@@ -1,6 +1,5 @@
 import Base
 import Foundation
-import HTTP
 import Search
 
 /// A verified tenant token with its rules' filters, each compiled once for the schema it was
@@ -41,19 +40,24 @@ final class VerifiedToken: Sendable {
         }
     }
 
-    /// The rule's filter for `collection` under `schema`; a 403 problem when the token has no
-    /// rule there or its filter does not fit the schema.
-    func compiled(for collection: String, schema: CollectionSchema) throws(HTTPError) -> Compiled {
+    /// Why a token may not read a collection (the edge answers 403).
+    struct NoRule: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The rule's filter for `collection` under `schema`; ``NoRule`` when the token has no rule
+    /// there or its filter does not fit the schema.
+    func compiled(for collection: String, schema: CollectionSchema) throws(NoRule) -> Compiled {
         if let found = compiled.withLock({ $0[collection] }), found.schema == schema { return found }
         guard let rule = token.rule(for: collection) else {
-            throw HTTPError(.forbidden, detail: "This tenant token has no search rule for \(collection.prefix(64)).")
+            throw NoRule(description: "This tenant token has no search rule for \(collection.prefix(64)).")
         }
         var filter: FilterExpression?
         if let text = rule {
             do {
                 filter = try FilterParser(schema: schema).parse(text)
             } catch {
-                throw HTTPError(.forbidden, detail: "This tenant token's filter for \(collection.prefix(64)) does not fit the collection: \(error)")
+                throw NoRule(description: "This tenant token's filter for \(collection.prefix(64)) does not fit the collection: \(error)")
             }
         }
         let made = Compiled(

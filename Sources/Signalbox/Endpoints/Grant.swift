@@ -23,7 +23,11 @@ struct Grant: Sendable {
     /// The tenant token's compiled rule for `collection`; nil for any other holder (no limit).
     func tenantRule(for collection: String, schema: CollectionSchema) throws(HTTPError) -> VerifiedToken.Compiled? {
         guard case .token(let token, _) = holder else { return nil }
-        return try token.compiled(for: collection, schema: schema)
+        do throws(VerifiedToken.NoRule) {
+            return try token.compiled(for: collection, schema: schema)
+        } catch {
+            throw HTTPError(.forbidden, detail: error.description)
+        }
     }
 
     /// `query` limited to the tenant's rule: `(rule) AND (query's own filter)`, so the request's
