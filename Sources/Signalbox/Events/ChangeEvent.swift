@@ -86,6 +86,8 @@ public struct ChangeEvent: Sendable, Equatable {
     /// - Parameter storedBody: the document's JSON exactly as the store keeps it (`JSONCoding`),
     ///   reused as the event's `document`; nil to encode `document` here. For a collection's
     ///   change, its schema's JSON.
+    /// - Parameter record: a collection's document after the change, as its schema decoded it.
+    /// - Parameter previousRecord: a collection's document before the change, if it existed.
     public init(
         sequence: Int64, kind: Kind, collection: String = "cities", documentID: String, document: Document?, previous: Document?,
         storedBody: Data? = nil, record: CollectionDocument? = nil, previousRecord: CollectionDocument? = nil
