@@ -53,4 +53,13 @@ struct AccessLogTests {
         #expect(lines.first?.metadata["duration_ms"] != nil)
         #expect(lines.last?.metadata["status"] == "404")
     }
+
+    /// A key or tenant token sent as `?token=` (an EventSource cannot set headers) never reaches the log.
+    @Test func theValueOfTokenIsDroppedFromThePath() {
+        #expect(AccessLog.redactingToken("/events?token=abc.def.ghi") == "/events?token=REDACTED")
+        #expect(AccessLog.redactingToken("/x?q=a&token=s3cret&collection=shop") == "/x?q=a&token=REDACTED&collection=shop")
+        #expect(AccessLog.redactingToken("/x?mytoken=a&q=token=b") == "/x?mytoken=a&q=token=b")
+        #expect(AccessLog.redactingToken("/search?q=paris") == "/search?q=paris")
+        #expect(AccessLog.redactingToken("/x?token=") == "/x?token=REDACTED")
+    }
 }

@@ -52,16 +52,17 @@ import Testing
     @Test func everyConfiguredKeyWritesAndNoOtherDoes() throws {
         var settings = Settings()
         settings.apiKeys = ["old-key", "new-key"]
-        let access = WriteAccess(settings: BehaviorRelay(value: settings))
-        func request(_ key: String) -> Request {
-            Request.test(.put, "/documents/1", headerFields: [.authorization: "Bearer \(key)"])
+        let access = Access(settings: BehaviorRelay(value: settings), registry: KeyRegistry(), secrets: nil, isPublic: { _ in false })
+        func grant(_ key: String) throws(HTTPError) -> Grant {
+            try access.grant(
+                Request.test(.put, "/documents/1", headerFields: [.authorization: "Bearer \(key)"]), .documentsWrite, collection: "cities")
         }
-        #expect(try access.key(of: request("old-key"), settings: settings) == "old-key")
-        #expect(try access.key(of: request("new-key"), settings: settings) == "new-key")
-        #expect(throws: HTTPError.self) { try access.key(of: request("other"), settings: settings) }
-        #expect(throws: HTTPError.self) { try access.key(of: request("new-ke"), settings: settings) }
+        #expect(try grant("old-key").rateKey == "admin:old-key")
+        #expect(try grant("new-key").rateKey == "admin:new-key")
+        #expect(throws: HTTPError.self) { try grant("other") }
+        #expect(throws: HTTPError.self) { try grant("new-ke") }
         // A key followed by 256 more bytes once compared equal (the length difference was truncated to a byte).
-        #expect(throws: HTTPError.self) { try access.key(of: request("new-key" + String(repeating: "x", count: 256)), settings: settings) }
+        #expect(throws: HTTPError.self) { try grant("new-key" + String(repeating: "x", count: 256)) }
     }
 
     @Test func keysAreParsedFromListsAndFiles() throws {

@@ -24,6 +24,7 @@ SHOPS = "browser-shops"
 PLAIN = "browser-plain"
 SCHEMA = {
     "id": "sku",
+    "public": True,  # the page sends no key yet
     "fields": [
         {"name": "title", "type": "string", "search": True},
         {"name": "tags", "type": "string[]", "search": True},
@@ -65,7 +66,7 @@ def post_ndjson(path, lines):
 @pytest.fixture(scope="module", autouse=True)
 def collections():
     assert api("PUT", f"/collections/{SHOPS}", SCHEMA) == 201
-    assert api("PUT", f"/collections/{PLAIN}", {"fields": [{"name": "title", "type": "string", "search": True}]}) == 201
+    assert api("PUT", f"/collections/{PLAIN}", {"public": True, "fields": [{"name": "title", "type": "string", "search": True}]}) == 201
     report = post_ndjson(f"/collections/{SHOPS}/documents", [document(*p) for p in PRODUCTS])
     assert report["created"] == len(PRODUCTS) and report["failed"] == 0, report
     yield
@@ -296,7 +297,7 @@ def test_the_refinements_fit_a_narrow_screen(page):
 
 def test_a_collection_deleted_while_picked_falls_back_to_the_cities(page):
     temporary = "browser-temporary"
-    assert api("PUT", f"/collections/{temporary}", {"fields": [{"name": "title", "type": "string", "search": True}]}) == 201
+    assert api("PUT", f"/collections/{temporary}", {"public": True, "fields": [{"name": "title", "type": "string", "search": True}]}) == 201
     try:
         open_collection(page, temporary, refine=False)
         wait(page, lambda d: text_of(d, "events-state") == "connected", "the /events stream does not connect")

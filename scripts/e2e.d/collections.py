@@ -105,6 +105,11 @@ class CollectionsE2E:
     def port(self):
         return self.server.port
 
+    @property
+    def token(self):
+        """The key as a query parameter, for streams (shop is private, issue 29; an EventSource sends no header)."""
+        return f"token={self.server.key}"
+
     def call(self, method, path, body=None, headers=None, key=True):
         """One request; the body parsed as JSON when it is JSON (else bytes) as `.json`."""
         if isinstance(body, (dict, list)):
@@ -533,7 +538,7 @@ def results_of(reader, count, timeout=30):
 def live_search(e):
     e.report.section("live search")
     query = urllib.parse.urlencode({"q": "", "filter": "category = shoes", "facets": "brand", "limit": 250})
-    reader = SSEReader(e.port, f"/collections/shop/search/live?{query}", stop=threading.Event())
+    reader = SSEReader(e.port, f"/collections/shop/search/live?{query}&{e.token}", stop=threading.Event())
     reader.start()
     try:
         e.require("live search answers 200 text/event-stream", reader.status == 200 and "text/event-stream" in reader.head, reader.head)
@@ -562,14 +567,14 @@ def live_search(e):
         e.require("a delete inside the filter: a result without it", len(results) == 4 and results[3]["total"] == len(shoes), len(results))
     finally:
         end(reader)
-    reader = SSEReader(e.port, "/collections/shop/search/live?" + urllib.parse.urlencode({"q": "", "filter": "price >"}), stop=threading.Event())
+    reader = SSEReader(e.port, "/collections/shop/search/live?" + urllib.parse.urlencode({"q": "", "filter": "price >"}) + f"&{e.token}", stop=threading.Event())
     reader.run() if reader.status != 200 else reader.close()
     e.require("a live search with a bad filter is a 400", reader.status == 400, reader.head[:80])
 
 
 def events_of_a_collection(e):
     e.report.section("/events?collection=")
-    reader = SSEReader(e.port, "/events?collection=shop", stop=threading.Event())
+    reader = SSEReader(e.port, f"/events?collection=shop&{e.token}", stop=threading.Event())
     reader.start()
     try:
         e.require("/events?collection=shop answers 200", reader.status == 200, reader.head[:80])
@@ -588,7 +593,7 @@ def events_of_a_collection(e):
     e.call("PUT", "/collections/other/documents/o2", {"title": "Other two"})
     e.call("PUT", "/collections/shop/documents/ev2", {"title": "Event two", "category": "ev"})
     e.documents["ev2"] = {"sku": "ev2", "title": "Event two", "category": "ev", "brand": None, "tags": []}
-    resumed = SSEReader(e.port, "/events?collection=shop", last_event_id=first, stop=threading.Event())
+    resumed = SSEReader(e.port, f"/events?collection=shop&{e.token}", last_event_id=first, stop=threading.Event())
     resumed.start()
     try:
         wait_until(lambda: resumed.count("document.upserted") >= 1 or resumed.ended, 30)
@@ -621,7 +626,7 @@ def schema_replace(e):
 
     searcher = threading.Thread(target=search_throughout, daemon=True)
     searcher.start()
-    events = SSEReader(e.port, "/events?collection=shop", stop=threading.Event())
+    events = SSEReader(e.port, f"/events?collection=shop&{e.token}", stop=threading.Event())
     events.start()
     try:
         schema = {**SHOP_SCHEMA, "fields": SHOP_SCHEMA["fields"] + [{"name": "colour", "type": "string"}]}
@@ -648,7 +653,7 @@ def collection_delete(e):
     e.report.section("collection delete")
     e.call("PUT", "/collections/gone", {"fields": [{"name": "title", "type": "string", "search": True}]})
     e.ndjson("gone", [{"id": f"x{n}", "title": f"Gone {n}"} for n in range(3)])
-    events = SSEReader(e.port, "/events?collection=gone", stop=threading.Event())
+    events = SSEReader(e.port, f"/events?collection=gone&{e.token}", stop=threading.Event())
     events.start()
     try:
         answer = e.call("DELETE", "/collections/gone")
@@ -682,7 +687,7 @@ def restart(e):
     e.require("every document of shop is back", not missing, missing)
     red = sorted(s for s, d in e.documents.items() if d.get("colour") == "red")
     e.require("the replaced schema's field is still filterable", sorted(h["id"] for h in e.search(filter="colour = red").json["hits"]) == red)
-    resumed = SSEReader(e.port, "/events?collection=shop", last_event_id=e.resume_from, stop=threading.Event())
+    resumed = SSEReader(e.port, f"/events?collection=shop&{e.token}", last_event_id=e.resume_from, stop=threading.Event())
     resumed.start()
     try:
         wait_until(lambda: resumed.count("document.upserted") >= 1 or resumed.ended, 30)

@@ -15,12 +15,22 @@ enum AccessLog {
         // batched writer) turns the numbers into text there, not here.
         host.logger.info("request", metadata: [
             "method": .string(exchange.methodName),
-            "path": .string(exchange.path),
+            "path": .string(redactingToken(exchange.path)),
             "status": .stringConvertible(exchange.status),
             "bytes": .stringConvertible(exchange.bytesSent),
             "duration_ms": .stringConvertible(Double(duration / 1000) / 1000),
             "request_id": .string(exchange.requestID),
             "outcome": .string(outcome ?? "complete"),
         ], source: "HTTP")
+    }
+
+    /// `path` with the value of every `token=` query parameter dropped: a tenant token sent in
+    /// the query (an `EventSource` cannot set headers) is a secret and never reaches the log.
+    static func redactingToken(_ path: String) -> String {
+        guard let question = path.firstIndex(of: "?"), path[question...].contains("token=") else { return path }
+        let items = path[path.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { item in
+            item.hasPrefix("token=") ? "token=REDACTED" : String(item)
+        }
+        return path[..<question] + "?" + items.joined(separator: "&")
     }
 }

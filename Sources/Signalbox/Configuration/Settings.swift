@@ -17,6 +17,10 @@ public struct Settings: Sendable, Equatable {
     public var storePath = "signalbox.sqlite"
     /// Bearer key that writes must present.
     public var apiKey: String?
+    /// The secret every stored key's secret is derived from (`POST /keys`, tenant tokens); never logged.
+    public var keysMasterSecret: String?
+    /// A file holding `keysMasterSecret` (its first line), for secrets kept out of the environment.
+    public var keysMasterSecretFile: String?
     /// Development only: accept writes without a key when none is configured.
     public var allowUnauthenticatedWrites = false
     /// Listen backlog.

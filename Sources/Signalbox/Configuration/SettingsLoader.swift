@@ -42,7 +42,7 @@ public enum SettingsLoader {
         }
         let reader = SettingsReader(providers: [
             EnvironmentVariablesProvider(environmentVariables: flagVariables).prefixKeys(with: "signalbox"),
-            EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(["SIGNALBOX_API_KEY", "SIGNALBOX_API_KEYS"]))
+            EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(["SIGNALBOX_API_KEY", "SIGNALBOX_API_KEYS", "SIGNALBOX_KEYS_MASTER_SECRET"]))
                 .prefixKeys(with: "signalbox"),
             file,
             InMemoryProvider(name: "defaults", values: defaults),

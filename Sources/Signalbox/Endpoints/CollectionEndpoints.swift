@@ -10,17 +10,20 @@ import Search
 /// `GET /collections/{name}/search` (a Single) and `/search/live` (a Driver over SSE).
 struct CollectionEndpoints {
     let collections: CollectionService
-    let writeAccess: WriteAccess
+    let access: Access
     var parameters = CollectionQueryParameters()
 
     func register(on router: some RouteBuilder) {
-        router.get("/collections") { _ -> Single<Response> in
-            Single.deferred {
+        router.get("/collections") { request -> Single<Response> in
+            // Only the collections the caller may see are listed.
+            let grant = try access.identify(request)
+            return Single.deferred {
                 var json = JSONWriter(capacity: 1_024)
                 json.raw("{")
                 json.plainKey("collections")
                 json.raw("[")
-                for (index, collection) in collections.catalog.all.enumerated() {
+                let visible = collections.catalog.all.filter { grant.maySee($0.name, isPublic: $0.schema.isPublic, action: .search) }
+                for (index, collection) in visible.enumerated() {
                     if index > 0 { json.raw(",") }
                     json.raw(collection.summaryJSON())
                 }
@@ -30,13 +33,18 @@ struct CollectionEndpoints {
         }
 
         router.get("/collections/:name") { request -> Single<Response> in
+            _ = try access.grant(request, .search, collection: request.parameters["name"] ?? "")
             let collection = try Self.mapped { try collections.collection(request.parameters["name"] ?? "") }
             return .just(Self.json(.ok, collection.summaryJSON()))
         }
 
         router.get("/collections/:name/documents/:id") { request -> Single<Response> in
             let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
-            guard let document = try Self.mapped({ try collections.document(name, id: id) }) else {
+            let grant = try access.grant(request, .documentsRead, collection: name)
+            let collection = try Self.mapped { try collections.collection(name) }
+            // A document outside a tenant's filter does not exist for it.
+            let rule = try grant.tenantRule(for: name, schema: collection.schema)
+            guard let document = try Self.mapped({ try collections.document(name, id: id) }), rule?.admits(document) ?? true else {
                 throw Self.problem(CollectionError.noSuchDocument(collection: name, id: id))
             }
             return .just(Self.json(.ok, document.body))
@@ -44,8 +52,11 @@ struct CollectionEndpoints {
 
         router.get("/collections/:name/search") { request -> Single<Response> in
             let started = DispatchTime.now().uptimeNanoseconds
-            let collection = try Self.mapped { try collections.collection(request.parameters["name"] ?? "") }
-            let query = try parameters.query(from: request, schema: collection.searchSchema)
+            let name = request.parameters["name"] ?? ""
+            let grant = try access.grant(request, .search, collection: name)
+            let collection = try Self.mapped { try collections.collection(name) }
+            let query = try grant.limiting(
+                try parameters.query(from: request, schema: collection.searchSchema), collection: name, schema: collection.searchSchema)
             return collection.lookups.first(query).map { payload in
                 let took = Int((DispatchTime.now().uptimeNanoseconds &- started) / 1000)
                 return Self.json(.ok, payload.body(tookMicroseconds: took))
@@ -53,8 +64,11 @@ struct CollectionEndpoints {
         }
 
         router.get("/collections/:name/search/live") { request -> Driver<ServerSentEvent> in
-            let collection = try Self.mapped { try collections.collection(request.parameters["name"] ?? "") }
-            let query = try parameters.query(from: request, schema: collection.searchSchema)
+            let name = request.parameters["name"] ?? ""
+            let grant = try access.grant(request, .search, collection: name)
+            let collection = try Self.mapped { try collections.collection(name) }
+            let query = try grant.limiting(
+                try parameters.query(from: request, schema: collection.searchSchema), collection: name, schema: collection.searchSchema)
             let driver: Driver<CollectionPayload>
             do {
                 driver = try collection.lookups.driver(for: query)
@@ -68,8 +82,9 @@ struct CollectionEndpoints {
             }
         }
 
-        let writes = router.checking(writeAccess.admit)
-        writes.put("/collections/:name") { request -> Single<Response> in
+        let schemas = router.checking(access.requiring(.collectionsWrite, parameter: "name"))
+        let writes = router.checking(access.requiring(.documentsWrite, parameter: "name"))
+        schemas.put("/collections/:name") { request -> Single<Response> in
             let name = request.parameters["name"] ?? ""
             return Self.write {
                 let (created, receipt) = try await collections.putSchema(name, json: request.body)
@@ -81,7 +96,7 @@ struct CollectionEndpoints {
             }
         }
 
-        writes.delete("/collections/:name") { request -> Single<WriteReceipt> in
+        schemas.delete("/collections/:name") { request -> Single<WriteReceipt> in
             let name = request.parameters["name"] ?? ""
             return Self.write { try await collections.drop(name) }
         }

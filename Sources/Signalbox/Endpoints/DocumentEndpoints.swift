@@ -7,14 +7,15 @@ import Search
 /// `GET /documents/{id}` (a Maybe), `PUT` and `DELETE` (Singles of the write's receipt: 204 and `Signalbox-Seq`).
 struct DocumentEndpoints {
     let documents: DocumentService
-    let writeAccess: WriteAccess
+    let access: Access
 
     func register(on router: some RouteBuilder) {
         router.get("/documents/:id") { request -> Maybe<Document> in
-            documents.document(id: request.parameters["id"] ?? "")
+            _ = try access.grantCities(request, .documentsRead)
+            return documents.document(id: request.parameters["id"] ?? "")
         }
 
-        let writes = router.checking(writeAccess.admit)
+        let writes = router.checking(access.requiring(.documentsWrite, collection: citiesCollection))
         writes.put("/documents/:id") { request -> Single<WriteReceipt> in
             documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? "")).mappingStoreErrors()
         }

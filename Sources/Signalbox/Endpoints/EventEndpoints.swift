@@ -22,6 +22,9 @@ struct EventEndpoints {
     let applier: ChangeApplier
     let epoch: String
     let resumeWait: RxTimeInterval
+    /// Who may see which changes; nil: everyone sees everything (tests of the feed alone).
+    var access: Access? = nil
+    var collections = CollectionCatalog()
 
     func register(on router: some RouteBuilder) {
         // The feed's items are streamed as they are (no `map`, which would add an
@@ -34,12 +37,18 @@ struct EventEndpoints {
                 else { lastEventID.map(Feed.Start.after) ?? .now }
             // `?collection=` narrows the stream to one collection's changes (a filter on this client's view).
             let collection = request.queryItems(named: "collection").first
+            // The client's view: what its key or token may see (none to compute for most clients).
+            let view = try access.flatMap { access throws(HTTPError) -> EventView? in
+                let grant = try access.grant(request, .events, collection: collection)
+                return grant.seesEverything ? nil : EventView(grant: grant, collections: collections, isPublic: access.isPublicCollection)
+            }
             guard let lastEventID, lastEventID > applier.applied.value else {
                 // The router subscribes at once, on this worker: the worker's clients share one
                 // subscription to the feed, and a change is one hop onto the worker, not one per client.
-                let stream = feed.workerStream(from: start, deliveringOn: request.eventScheduler)
-                guard let collection else { return stream }
-                return stream.filter { $0.belongs(to: collection) }
+                var stream = feed.workerStream(from: start, deliveringOn: request.eventScheduler)
+                if let collection { stream = stream.filter { $0.belongs(to: collection) } }
+                if let view { stream = stream.compactMap(view.view) }
+                return stream
             }
             // Resuming on a replica that is behind: wait for the id, then replay (or reset) as usual.
             // Subscribed later, on whatever thread applies the id, so a chain of its own,
@@ -51,6 +60,10 @@ struct EventEndpoints {
                     .asCompletable()
                     .andThen(feed.stream(from: start).asObservable())
                     .filter { item in collection.map(item.belongs) ?? true }
+                    .compactMap { item -> Feed.Item? in
+                        guard let view else { return item }
+                        return view.view(item)
+                    }
                     .asSignal(onErrorSignalWith: .empty())
             }.asInfallible()
         }
@@ -85,8 +98,22 @@ struct EventEndpoints {
         let sequence: Int64
         let collection: String
         let frame: EncodedEvent
+        /// The change itself, for a client's view that must judge its documents (``EventView``).
+        let event: ChangeEvent
+        /// Its documents prepared for tenant filters, and each token's verdict, once for every client (``ChangeCandidates``).
+        let candidates = ChangeCandidates()
+
+        /// `document.deleted` for this change's document, as a tenant it took out of its filter is
+        /// sent it: made once, when a first client needs it.
+        var deleted: FramedChange {
+            candidates.deleted {
+                FramedChange(ChangeEvent(
+                    sequence: sequence, kind: .deleted, collection: collection, documentID: event.documentID, document: nil, previous: nil))
+            }
+        }
 
         init(_ event: ChangeEvent) {
+            self.event = event
             sequence = event.sequence
             collection = event.collection
             frame = EventEndpoints.frame(event)

@@ -8,12 +8,15 @@ import Search
 /// `GET /search` (a Single over the shared lookup) and `GET /search/live` (its Driver over SSE).
 struct SearchEndpoints {
     let lookups: SearchLookups
+    /// The cities are public: only a credential that is not valid (401) or a token that filters them (403) is refused.
+    var access: Access? = nil
     var liveQueries = LiveQueryLimit()
     var maxLiveQueries: @Sendable () -> Int = { 0 }
 
     func register(on router: some RouteBuilder) {
         router.get("/search") { request -> Single<Response> in
             let started = DispatchTime.now().uptimeNanoseconds
+            _ = try access?.grantCities(request, .search)
             let query = PreparedQuery(try SearchParameters.query(from: request))
             return lookups.first(query).map { payload in
                 if request.isNotModified(etag: payload.etag) {
@@ -27,6 +30,7 @@ struct SearchEndpoints {
         }
 
         router.get("/search/live") { request -> Driver<ServerSentEvent> in
+            _ = try access?.grantCities(request, .search)
             let query = PreparedQuery(try SearchParameters.query(from: request))
             let (key, liveQueries) = (query.key, liveQueries)
             try liveQueries.register(key, maxQueries: maxLiveQueries())

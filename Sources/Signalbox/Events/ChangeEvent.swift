@@ -33,6 +33,11 @@ public struct ChangeEvent: Sendable, Equatable {
     public var document: Document? { storage.document }
     /// The document before the change, if it existed (the lookup cache uses it to tell whom the change affects).
     public var previous: Document? { storage.previous }
+    /// A collection's document after the change, as its schema decoded it (nil after a delete,
+    /// for the cities, and for changes read back from the log).
+    public var record: CollectionDocument? { storage.record }
+    /// A collection's document before the change, when the applier had it.
+    public var previousRecord: CollectionDocument? { storage.previousRecord }
     /// `{"document":…,"id":…}` (no `document` after a delete), sorted keys as `JSONCoding` writes
     /// them: encoded once, whoever receives the change.
     public var json: [UInt8] { storage.json }
@@ -50,9 +55,16 @@ public struct ChangeEvent: Sendable, Equatable {
         let documentID: String
         let document: Document?
         let previous: Document?
+        let record: CollectionDocument?
+        let previousRecord: CollectionDocument?
         let json: [UInt8]
 
-        init(sequence: Int64, kind: Kind, collection: String, documentID: String, document: Document?, previous: Document?, json: [UInt8]) {
+        init(
+            sequence: Int64, kind: Kind, collection: String, documentID: String, document: Document?, previous: Document?,
+            record: CollectionDocument?, previousRecord: CollectionDocument?, json: [UInt8]
+        ) {
+            self.record = record
+            self.previousRecord = previousRecord
             self.sequence = sequence
             self.kind = kind
             self.collection = collection
@@ -74,9 +86,11 @@ public struct ChangeEvent: Sendable, Equatable {
     /// - Parameter storedBody: the document's JSON exactly as the store keeps it (`JSONCoding`),
     ///   reused as the event's `document`; nil to encode `document` here. For a collection's
     ///   change, its schema's JSON.
+    /// - Parameter record: a collection's document after the change, as its schema decoded it.
+    /// - Parameter previousRecord: a collection's document before the change, if it existed.
     public init(
         sequence: Int64, kind: Kind, collection: String = "cities", documentID: String, document: Document?, previous: Document?,
-        storedBody: Data? = nil
+        storedBody: Data? = nil, record: CollectionDocument? = nil, previousRecord: CollectionDocument? = nil
     ) {
         let json =
             kind.isCollectionChange
@@ -84,7 +98,7 @@ public struct ChangeEvent: Sendable, Equatable {
             : Self.json(collection: collection, documentID: documentID, document: document, storedBody: storedBody)
         storage = Storage(
             sequence: sequence, kind: kind, collection: collection, documentID: documentID, document: document, previous: previous,
-            json: json)
+            record: record, previousRecord: previousRecord, json: json)
     }
 
     public static func == (lhs: ChangeEvent, rhs: ChangeEvent) -> Bool {

@@ -52,7 +52,10 @@ final class ChangeApplier: Sendable {
         }
 
         /// Whether this is a write to a document of a collection other than the cities.
-        var isCollectionDocument: Bool { kind == .document && collection != citiesCollection }
+        var isCollectionDocument: Bool { kind == .document && collection != citiesCollection && !isKey }
+
+        /// Whether this writes a stored key (``KeyRegistry``): applied, never published.
+        var isKey: Bool { collection == KeyRegistry.collection }
     }
 
     private struct State {
@@ -65,6 +68,8 @@ final class ChangeApplier: Sendable {
     private let collections: CollectionCatalog
     private let feed: any ChangePublisher
     private let metrics: ServiceMetrics
+    /// Stored keys are applied here, never published (no event shows a key).
+    private let keys: KeyRegistry
     private let state: Locked<State>
     private let queue = DispatchQueue(label: "signalbox.apply")
     private let gapHandler = Locked<(@Sendable () -> Void)?>(nil)
@@ -73,8 +78,9 @@ final class ChangeApplier: Sendable {
 
     init(
         index: SearchIndex, lookups: SearchLookups, collections: CollectionCatalog = CollectionCatalog(), feed: any ChangePublisher,
-        metrics: ServiceMetrics, applied: Int64
+        metrics: ServiceMetrics, applied: Int64, keys: KeyRegistry = KeyRegistry()
     ) {
+        self.keys = keys
         self.index = index
         self.lookups = lookups
         self.collections = collections
@@ -115,7 +121,7 @@ final class ChangeApplier: Sendable {
                 state.applied = head
                 state.pending = state.pending.filter { $0.key > head }
             }
-            feed.restart(at: head, history: recentChanges.map(Self.event))
+            feed.restart(at: head, history: recentChanges.filter { !$0.isKey }.map(Self.event))
             applied.accept(head)
             drain()
         }
@@ -180,7 +186,7 @@ final class ChangeApplier: Sendable {
     private static func event(_ change: Change, kind: ChangeEvent.Kind, previous: Document?) -> ChangeEvent {
         ChangeEvent(
             sequence: change.sequence, kind: kind, collection: change.collection, documentID: change.id, document: change.document,
-            previous: previous, storedBody: change.body)
+            previous: previous, storedBody: change.body, record: change.record)
     }
 
     /// Applies a run of consecutive changes: writes to one collection's documents in one batch
@@ -190,7 +196,9 @@ final class ChangeApplier: Sendable {
         while start < run.endIndex {
             let first = run[start]
             var end = start + 1
-            if first.isCollectionDocument {
+            if first.isKey {
+                keys.apply(id: first.id, body: first.body)
+            } else if first.isCollectionDocument {
                 while end < run.endIndex, run[end].isCollectionDocument, run[end].collection == first.collection { end += 1 }
                 applyDocuments(run[start..<end], publish: publish)
             } else if first.kind == .schema {
@@ -202,20 +210,35 @@ final class ChangeApplier: Sendable {
         }
     }
 
-    /// Writes to a collection's documents, as one batch for its index.
+    /// Writes to a collection's documents, as one batch for its index. Each published event
+    /// carries the document before and after the change, so a tenant's view of `/events` can
+    /// tell a document that leaves its filter (``EventView``).
     private func applyDocuments(_ changes: ArraySlice<Change>, publish: Bool) {
+        var records: [CollectionDocument?] = []
+        var previous: [CollectionDocument?] = []
         if let collection = collections.named(changes[changes.startIndex].collection) {
-            collection.apply(changes.map { change in
-                guard let body = change.body else { return CollectionChange.delete(id: change.id) }
-                guard let record = change.record ?? (try? collection.decoder.decode(Array(body))) else {
-                    // Stored under a schema this one no longer takes: kept in the store, not searchable.
-                    return CollectionChange.delete(id: change.id)
+            let index = collection.index
+            var latest: [String: CollectionDocument?] = [:]  // an id written twice in this run
+            for change in changes {
+                // Stored under a schema this one no longer takes: kept in the store, not searchable.
+                let record = change.body.flatMap { body in change.record ?? (try? collection.decoder.decode(Array(body))) }
+                if publish {
+                    previous.append(latest[change.id] ?? index.document(id: change.id))
+                    latest[change.id] = .some(record)
                 }
-                return CollectionChange.upsert(record)
+                records.append(record)
+            }
+            collection.apply(zip(changes, records).map { change, record in
+                record.map(CollectionChange.upsert) ?? CollectionChange.delete(id: change.id)
             })
         }
         guard publish else { return }
-        for change in changes { feed.publish(Self.event(change, kind: change.body == nil ? .deleted : .upserted, previous: nil)) }
+        for (offset, change) in changes.enumerated() {
+            feed.publish(ChangeEvent(
+                sequence: change.sequence, kind: change.body == nil ? .deleted : .upserted, collection: change.collection,
+                documentID: change.id, document: nil, previous: nil, storedBody: change.body,
+                record: offset < records.count ? records[offset] : nil, previousRecord: offset < previous.count ? previous[offset] : nil))
+        }
     }
 
     /// A collection created, its schema replaced, or the collection deleted.

@@ -87,10 +87,21 @@ public final class SignalboxService: Sendable {
 
         let metrics = ServiceMetrics()
         metrics.documentCount(index.count)
-        let history = try snapshot.recentChanges.map { ChangeApplier.event(try ChangeApplier.Change($0)) }
+        let keys = KeyRegistry(snapshot: snapshot.documents)
+        // Keys are never events; documents are decoded by their schema, so a tenant's resume can judge them.
+        let history = try snapshot.recentChanges.filter { $0.collection != KeyRegistry.collection }.map { stored in
+            let change = try ChangeApplier.Change(stored)
+            guard change.isCollectionDocument, let body = stored.body, let collection = catalog.named(stored.collection) else {
+                return ChangeApplier.event(change)
+            }
+            return ChangeApplier.event(ChangeApplier.Change(
+                sequence: change.sequence, collection: change.collection, kind: change.kind, id: change.id,
+                record: try? collection.decoder.decode(Array(body)), body: body))
+        }
         feed = EventEndpoints.Feed(lastSequence: snapshot.head, capacity: settings.eventHistory, history: history)
         lookups = SearchLookups(index: index, maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL, metrics: metrics)
-        applier = ChangeApplier(index: index, lookups: lookups, collections: catalog, feed: feed, metrics: metrics, applied: snapshot.head)
+        applier = ChangeApplier(
+            index: index, lookups: lookups, collections: catalog, feed: feed, metrics: metrics, applied: snapshot.head, keys: keys)
         replication = ReplicationMetrics()
         replication.headSeen(snapshot.head)
         replication.applied(snapshot.head)
@@ -123,12 +134,18 @@ public final class SignalboxService: Sendable {
             },
             status: { ReplicaStatus(epoch: snapshot.epoch, applied: applier.applied.value, head: replication.head) }
         ).register(on: router)
-        SearchEndpoints(lookups: lookups, maxLiveQueries: { currentSettings.value.liveMaxQueries }).register(on: router)
-        let writeAccess = WriteAccess(settings: currentSettings)
-        DocumentEndpoints(documents: documents, writeAccess: writeAccess).register(on: router)
-        CollectionEndpoints(collections: collections, writeAccess: writeAccess, parameters: settings.collectionQueryParameters)
+        let secrets = try KeySecrets.from(settings)
+        let access = Access(
+            settings: currentSettings, registry: keys, secrets: secrets, isPublic: { catalog.named($0)?.schema.isPublic ?? false })
+        SearchEndpoints(lookups: lookups, access: access, maxLiveQueries: { currentSettings.value.liveMaxQueries }).register(on: router)
+        DocumentEndpoints(documents: documents, access: access).register(on: router)
+        CollectionEndpoints(collections: collections, access: access, parameters: settings.collectionQueryParameters)
             .register(on: router)
-        EventEndpoints(feed: feed, applier: applier, epoch: snapshot.epoch, resumeWait: readWait).register(on: router)
+        EventEndpoints(feed: feed, applier: applier, epoch: snapshot.epoch, resumeWait: readWait, access: access, collections: catalog)
+            .register(on: router)
+        KeyEndpoints(
+            keys: KeyService(registry: keys, secrets: secrets, store: store, applier: applier, applyWait: readWait), access: access
+        ).register(on: router)
         WebEndpoints().register(on: router)
         server = HTTPServer(configuration: settings.serverConfiguration, router: router, logger: logger)
         applier.applied.asObservable()
