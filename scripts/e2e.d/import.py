@@ -58,11 +58,11 @@ class Import:
         return done.returncode, done.stdout, done.stderr
 
     def document(self, collection, doc_id):
-        status, _, body = get(self.server.port, f"/collections/{collection}/documents/{doc_id}")
+        status, _, body = get(self.server.port, f"/collections/{collection}/documents/{doc_id}", key=API_KEY)
         return json.loads(body) if status == 200 else None
 
     def count(self, collection):
-        status, _, body = get(self.server.port, f"/collections/{collection}")
+        status, _, body = get(self.server.port, f"/collections/{collection}", key=API_KEY)
         return json.loads(body)["documents"] if status == 200 else None
 
 
