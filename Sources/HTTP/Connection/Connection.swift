@@ -97,8 +97,9 @@ final class Connection: ResponseChannel, @unchecked Sendable {
     func enqueue(_ work: @escaping @Sendable () -> Void) { host.queue.async(execute: work) }
     var eventScheduler: any SchedulerType { host.eventScheduler }
 
-    /// Shutdown: finish the requests in flight, end event streams, close when idle.
-    func drain() {
+    /// Shutdown: finish the requests in flight, end event streams (unless `endingStreams` is
+    /// false: the server first lets every other request finish), close when idle.
+    func drain(endingStreams: Bool = true) {
         if case .lingering = state { close() }
         guard case .open = state else { return }
         draining = true
@@ -108,6 +109,7 @@ final class Connection: ResponseChannel, @unchecked Sendable {
             close()
             return
         }
+        guard endingStreams else { return }
         for exchange in exchanges where exchange.isStream && !exchange.finished {
             exchange.closeAfter = true
             finishStream(exchange)
