@@ -1,4 +1,5 @@
 import Base
+import DequeModule
 import Dispatch
 import Foundation
 import Rx
@@ -37,7 +38,14 @@ final class ChangeApplier: Sendable {
     private struct State {
         var applied: Int64
         var pending: [Int64: Change] = [:]
+        /// The newest changes applied, oldest first, for ``HistoryCheck`` after a failover.
+        var recent: Deque<HistoryCheck.Applied> = []
     }
+
+    /// How many applied changes are kept for ``HistoryCheck`` (ids and digests only, not bodies):
+    /// a failover that lost more changes than this (and than the log's `events.history`) makes
+    /// a replica that applied them start over instead of going back.
+    static let checkedChanges = 16_384
 
     private let index: SearchIndex
     private let lookups: SearchLookups
@@ -95,6 +103,32 @@ final class ChangeApplier: Sendable {
         }
     }
 
+    /// The newest changes applied (at most ``checkedChanges``), oldest first.
+    func recentlyApplied() -> [HistoryCheck.Applied] {
+        state.withLock { Array($0.recent) }
+    }
+
+    /// Goes back to `sequence` after a failover whose new primary lacks the changes this replica
+    /// applied after it (``HistoryCheck``): `corrections` put each document those changes touched
+    /// back as the store holds it now, without events; the feed's clients get a reset, its history
+    /// becomes the store's log up to `sequence` (`history`), and the changes after `sequence` are
+    /// then applied from the store's log as usual. Returns once done.
+    func rewind(to sequence: Int64, corrections: [Change], history: [Change]) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async { [self] in
+                for change in corrections { apply(change, publish: false, record: false) }
+                state.withLock { state in
+                    state.applied = sequence
+                    state.pending.removeAll()
+                    while let last = state.recent.last, last.sequence > sequence { state.recent.removeLast() }
+                }
+                feed.restart(at: sequence, history: history.map(Self.event))
+                applied.accept(sequence)
+                done.resume()
+            }
+        }
+    }
+
     /// Completes once this replica has applied `sequence`; fails with ``NotAppliedInTime`` after `limit`.
     func applied(atLeast sequence: Int64, within limit: RxTimeInterval) -> Completable {
         if applied.value >= sequence { return .empty() }
@@ -131,7 +165,15 @@ final class ChangeApplier: Sendable {
             documentID: change.id, document: change.document, previous: nil, storedBody: change.body)
     }
 
-    private func apply(_ change: Change, publish: Bool) {
+    private func apply(_ change: Change, publish: Bool, record: Bool = true) {
+        if record {
+            let applied = HistoryCheck.Applied(
+                sequence: change.sequence, id: change.id, digest: HistoryCheck.digest(id: change.id, body: change.body))
+            state.withLock { state in
+                state.recent.append(applied)
+                if state.recent.count > Self.checkedChanges { state.recent.removeFirst() }
+            }
+        }
         let previous = index.document(id: change.id)
         if let document = change.document {
             index.upsert(document)

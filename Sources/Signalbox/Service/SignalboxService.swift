@@ -86,6 +86,10 @@ public final class SignalboxService: Sendable {
             follower = PostgresFollower(
                 store: postgres, applier: applier, metrics: replication,
                 pollInterval: .milliseconds(Int(settings.clusterPollInterval * 1000)), batch: settings.clusterApplyBatch,
+                history: settings.eventHistory,
+                baseDocuments: { [dataPath = settings.dataPath] ids in
+                    try BaseData.load(path: dataPath, withDigest: false).documents.filter { ids.contains($0.id) }
+                },
                 logger: logger)
         } else {
             follower = nil

@@ -17,8 +17,8 @@ final class PostgresStore: DocumentStore {
     static let channel = "signalbox_change"
 
     let url: PostgresURL
-    private let client: PostgresClient
-    private let runner: Task<Void, Never>
+    /// The pool to whichever host of the URL is the primary now.
+    let primary: PostgresPrimary
     /// Changes kept in the log for followers and `Last-Event-ID` resumes.
     private let history: Int64
     /// How long a commit may take before it answers `StoreError.unavailable`.
@@ -33,40 +33,57 @@ final class PostgresStore: DocumentStore {
         self.history = Int64(max(history, 1))
         self.timeout = timeout
         self.logger = logger
-        // postgres-nio logs every failed connection attempt; the follower reports an outage once.
-        var quiet = logger
-        quiet.logLevel = max(logger.logLevel, .warning)
-        client = PostgresClient(configuration: url.clientConfiguration(), backgroundLogger: quiet)
-        let client = self.client
+        let primary = PostgresPrimary(url: url, logger: logger)
+        self.primary = primary
         // The group has the commit's time limit too, so a group stuck waiting for a connection
         // is given up (and never committed) rather than landing after its clients heard 503.
         upserts = GroupCommit(maxBatch: 256) { [history = self.history] writes in
             try await Self.within(timeout, "commit") {
-                try await Self.upsertGroup(writes, client: client, history: history, logger: logger)
+                try await Self.using(primary) { client in
+                    try await Self.upsertGroup(writes, client: client, history: history, logger: logger)
+                }
             }
         }
-        runner = Task { await client.run() }
         do {
             // Starting is not a client waiting: give a slow or busy database longer than a commit gets.
             try await Self.within(max(timeout * 3, .seconds(15)), "connect to \(url)") { [self] in
                 try await migrate(baseDigest: baseDigest)
             }
         } catch {
-            runner.cancel()
+            primary.close()
             throw error
         }
     }
 
-    deinit { runner.cancel() }
+    deinit { primary.close() }
 
     func close() async {
-        runner.cancel()
+        primary.close()
     }
+
+    /// Runs `work` on the primary's pool; a failure that points at the server has its host checked again.
+    private static func using<T: Sendable>(_ primary: PostgresPrimary, _ work: (PostgresClient) async throws -> T) async throws -> T {
+        let lease = try await primary.lease()
+        do {
+            return try await work(lease.client)
+        } catch {
+            primary.failed(lease, with: error)
+            throw error
+        }
+    }
+
+    private func using<T: Sendable>(_ work: (PostgresClient) async throws -> T) async throws -> T {
+        try await Self.using(primary, work)
+    }
+
+    /// How long a read may take before the follower gives up and tries again (a host that
+    /// vanished without closing its connections holds a read until then).
+    private var readTimeout: Duration { max(timeout * 3, .seconds(15)) }
 
     // MARK: Schema
 
     private func migrate(baseDigest: String) async throws {
-        try await client.withConnection { connection in
+        try await using { client in try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             do {
                 // One replica migrates at a time; the others wait here, then see the result.
@@ -98,7 +115,7 @@ final class PostgresStore: DocumentStore {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
-        }
+        } }
     }
 
     /// Version 1: the head counter with the store's epoch and base-data digest, the
@@ -134,7 +151,7 @@ final class PostgresStore: DocumentStore {
     }
 
     private func consistentRead(changedAfter sequence: Int64) async throws -> StoreSnapshot {
-        try await client.withConnection { connection in
+        try await Self.within(readTimeout, "read a snapshot") { [self] in try await using { client in try await client.withConnection { connection in
             try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             do {
                 var head: Int64 = 0
@@ -162,36 +179,85 @@ final class PostgresStore: DocumentStore {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
+        } } }
+    }
+
+    /// Up to `limit` changes after `sequence`, in order, the head when they were read, and which
+    /// server answered (``server``). The log keeps the latest `history` changes: when the first one
+    /// returned is not `sequence + 1` although the head is past it, the caller missed pruned changes.
+    func changes(after sequence: Int64, limit: Int) async throws -> (head: Int64, changes: [StoredChange], server: String) {
+        try await Self.within(readTimeout, "read the change log") { [self] in
+            try await using { client in
+                let rows = try await client.query(
+                    """
+                    SELECT m.head, \(unescaped: Self.serverIdentity), c.seq, c.id, c.body FROM signalbox_meta m
+                    LEFT JOIN LATERAL (
+                        SELECT seq, id, body FROM signalbox_change WHERE seq > \(sequence) ORDER BY seq LIMIT \(limit)
+                    ) c ON true ORDER BY c.seq
+                    """, logger: logger)
+                var head: Int64 = 0
+                var server = ""
+                var changes: [StoredChange] = []
+                for try await (found, answered, seq, id, body) in rows.decode((Int64, String, Int64?, String?, String?).self) {
+                    (head, server) = (found, answered)
+                    if let seq, let id { changes.append(StoredChange(id: id, body: body.map { Data($0.utf8) }, sequence: seq)) }
+                }
+                return (head, changes, server)
+            }
         }
     }
 
-    /// Up to `limit` changes after `sequence`, in order, and the head when they were read.
-    /// The log keeps the latest `history` changes: when the first one returned is not
-    /// `sequence + 1` although the head is past it, the caller missed pruned changes.
-    func changes(after sequence: Int64, limit: Int) async throws -> (head: Int64, changes: [StoredChange]) {
-        let rows = try await client.query(
-            """
-            SELECT m.head, c.seq, c.id, c.body FROM signalbox_meta m
-            LEFT JOIN LATERAL (
-                SELECT seq, id, body FROM signalbox_change WHERE seq > \(sequence) ORDER BY seq LIMIT \(limit)
-            ) c ON true ORDER BY c.seq
-            """, logger: logger)
-        var head: Int64 = 0
-        var changes: [StoredChange] = []
-        for try await (found, seq, id, body) in rows.decode((Int64, Int64?, String?, String?).self) {
-            head = found
-            if let seq, let id { changes.append(StoredChange(id: id, body: body.map { Data($0.utf8) }, sequence: seq)) }
+    /// Names the server process that answers: its address, port and start time. A standby
+    /// promoted in a failover, or a restarted server, answers with another name, and the
+    /// follower then checks that the history it served is the store's (``HistoryCheck``).
+    static let serverIdentity =
+        "coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port(), 0) || '@' || pg_postmaster_start_time()"
+
+    /// The log's changes from `first` through `last` (those it still holds), in order.
+    func changes(from first: Int64, through last: Int64) async throws -> [StoredChange] {
+        try await Self.within(readTimeout, "read the change log") { [self] in
+            try await using { client in
+                var changes: [StoredChange] = []
+                let rows = try await client.query(
+                    "SELECT seq, id, body FROM signalbox_change WHERE seq BETWEEN \(first) AND \(last) ORDER BY seq", logger: logger)
+                for try await (seq, id, body) in rows.decode((Int64, String, String?).self) {
+                    changes.append(StoredChange(id: id, body: body.map { Data($0.utf8) }, sequence: seq))
+                }
+                return changes
+            }
         }
-        return (head, changes)
+    }
+
+    /// The stored row of each of `ids` that has one: its latest write (a nil body for a delete).
+    func documents(ids: [String]) async throws -> [StoredChange] {
+        try await Self.within(readTimeout, "read documents") { [self] in
+            try await using { client in
+                var found: [StoredChange] = []
+                let rows = try await client.query(
+                    "SELECT id, body, seq FROM signalbox_document WHERE id = ANY(\(ids)::text[])", logger: logger)
+                for try await (id, body, seq) in rows.decode((String, String?, Int64).self) {
+                    found.append(StoredChange(id: id, body: body.map { Data($0.utf8) }, sequence: seq))
+                }
+                return found
+            }
+        }
     }
 
     /// The newest sequence number committed.
     func head() async throws -> Int64 {
-        var head: Int64 = 0
-        for try await found in try await client.query("SELECT head FROM signalbox_meta", logger: logger).decode(Int64.self) {
-            head = found
+        try await using { client in
+            var head: Int64 = 0
+            for try await found in try await client.query("SELECT head FROM signalbox_meta", logger: logger).decode(Int64.self) {
+                head = found
+            }
+            return head
         }
-        return head
+    }
+
+    /// Where the listener connects: the host the writes go to, where their NOTIFYs are sent.
+    func listenerConfiguration() async throws -> (PostgresConnection.Configuration, PostgresURL.Host) {
+        let host = try await primary.host()
+        return (try url.connectionConfiguration(for: host), host)
     }
 
     // MARK: Writes
@@ -232,7 +298,7 @@ final class PostgresStore: DocumentStore {
     /// A transaction of its own: the head's row lock comes first, so the existence check
     /// that follows sees every delete committed before it.
     private func delete(id: String, inBaseData: Bool) async throws -> Int64 {
-        try await client.withConnection { connection in
+        try await using { client in try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             do {
                 var head: Int64 = 0
@@ -258,7 +324,7 @@ final class PostgresStore: DocumentStore {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
-        }
+        } }
     }
 
     /// Runs `work`, or throws `StoreError.unavailable` once `limit` has passed: a database that
