@@ -99,9 +99,11 @@ public final class SignalboxService: Sendable {
 
         let currentSettings = self.currentSettings
         let (ready, replication, applier) = (self.ready, self.replication, self.applier)
-        router.gate(MinimumSequenceGate(applier: applier, metrics: replication, epoch: snapshot.epoch) {
+        var gate = MinimumSequenceGate(applier: applier, metrics: replication, epoch: snapshot.epoch) {
             RxTimeInterval.milliseconds(Int(currentSettings.value.clusterReadWait * 1000))
-        }.hold)
+        }
+        gate.othersCommit = store is PostgresStore
+        router.gate(gate.hold)
         OperationsEndpoints(
             isReady: {
                 guard ready.withLock({ $0 }) else { return false }
