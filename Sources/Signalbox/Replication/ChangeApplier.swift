@@ -92,7 +92,7 @@ final class ChangeApplier: Sendable {
         queue.async { [self] in
             let from = state.withLock { $0.applied }
             guard head > from else { return }
-            for change in documents where change.sequence > from { apply(change, publish: false) }
+            apply(documents.filter { $0.sequence > from }, publish: false)
             state.withLock { state in
                 state.applied = head
                 state.pending = state.pending.filter { $0.key > head }
@@ -116,7 +116,7 @@ final class ChangeApplier: Sendable {
     func rewind(to sequence: Int64, corrections: [Change], history: [Change]) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             queue.async { [self] in
-                for change in corrections { apply(change, publish: false, record: false) }
+                apply(corrections, publish: false, record: false)
                 state.withLock { state in
                     state.applied = sequence
                     state.pending.removeAll()
@@ -142,19 +142,20 @@ final class ChangeApplier: Sendable {
 
     private static let timers = ConcurrentDispatchQueueScheduler(qos: .default)
 
-    /// Applies what is next in order; on the apply queue.
+    /// Applies what is next in order, all that is there at once; on the apply queue.
     private func drain() {
-        var last: Int64?
-        while let next = state.withLock({ state -> Change? in
-            state.pending.removeValue(forKey: state.applied + 1).map { change in
-                state.applied = change.sequence
-                return change
+        let run = state.withLock { state -> [Change] in
+            var run: [Change] = []
+            while let next = state.pending.removeValue(forKey: state.applied + 1) {
+                state.applied = next.sequence
+                run.append(next)
             }
-        }) {
-            apply(next, publish: true)
-            last = next.sequence
+            return run
         }
-        if let last { applied.accept(last) }
+        if let last = run.last {
+            apply(run, publish: true)
+            applied.accept(last.sequence)
+        }
         if state.withLock({ !$0.pending.isEmpty }) { gapHandler.withLock { $0 }?() }
     }
 
@@ -165,26 +166,36 @@ final class ChangeApplier: Sendable {
             documentID: change.id, document: change.document, previous: nil, storedBody: change.body)
     }
 
-    private func apply(_ change: Change, publish: Bool, record: Bool = true) {
+    /// Applies `changes` in order: the index takes them as one write (one rebuild of its delta for
+    /// the whole run, not one per change: issue 27's write throughput), then each change's event goes
+    /// to the lookup cache and, with `publish`, to the feed, in order.
+    private func apply(_ changes: [Change], publish: Bool, record: Bool = true) {
+        guard !changes.isEmpty else { return }
         if record {
-            let applied = HistoryCheck.Applied(
-                sequence: change.sequence, id: change.id, digest: HistoryCheck.digest(id: change.id, body: change.body))
+            let applied = changes.map {
+                HistoryCheck.Applied(sequence: $0.sequence, id: $0.id, digest: HistoryCheck.digest(id: $0.id, body: $0.body))
+            }
             state.withLock { state in
-                state.recent.append(applied)
-                if state.recent.count > Self.checkedChanges { state.recent.removeFirst() }
+                state.recent.append(contentsOf: applied)
+                if state.recent.count > Self.checkedChanges { state.recent.removeFirst(state.recent.count - Self.checkedChanges) }
             }
         }
-        let previous = index.document(id: change.id)
-        if let document = change.document {
-            index.upsert(document)
-        } else if previous != nil {
-            index.delete(id: change.id)
+        // Each event's previous version: the index's, or an earlier change of the same run's.
+        var latest: [String: Document?] = [:]
+        var events: [ChangeEvent] = []
+        events.reserveCapacity(changes.count)
+        for change in changes {
+            let previous = latest[change.id] ?? index.document(id: change.id)
+            latest[change.id] = .some(change.document)
+            events.append(ChangeEvent(
+                sequence: change.sequence, kind: change.document == nil ? .deleted : .upserted,
+                documentID: change.id, document: change.document, previous: previous, storedBody: change.body))
         }
-        let event = ChangeEvent(
-            sequence: change.sequence, kind: change.document == nil ? .deleted : .upserted,
-            documentID: change.id, document: change.document, previous: previous, storedBody: change.body)
-        lookups.apply(event)
-        if publish { feed.publish(event) }
+        index.apply(changes.map { (id: $0.id, document: $0.document) })
+        for event in events {
+            lookups.apply(event)
+            if publish { feed.publish(event) }
+        }
         metrics.documentCount(index.count)
     }
 }
