@@ -58,8 +58,13 @@ class Postgres:
         subprocess.run([f"{ROOT}/scripts/pg-scratch", "stop", self.dir], capture_output=True)
 
 
+# The replicas' log level (CLUSTER_TEST_LOG_LEVEL=info to see reconnects and checks in the logs kept on failure).
+LOG_LEVEL = os.environ.get("CLUSTER_TEST_LOG_LEVEL", "warning")
+
+
 def new_replica(binary, store, work, name, settings=None):
-    return Replica(binary, store, work, name, history=HISTORY, ready_timeout=READY_SECONDS, settings=settings)
+    return Replica(binary, store, work, name, history=HISTORY, ready_timeout=READY_SECONDS, settings=settings,
+                   log_level=LOG_LEVEL)
 
 
 class ClusterWriter(Writer):

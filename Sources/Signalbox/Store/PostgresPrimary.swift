@@ -23,6 +23,7 @@ final class PostgresPrimary: Sendable {
     private struct Active {
         let lease: Lease
         let runner: Task<Void, Never>
+        let since = ContinuousClock.now
     }
 
     private struct State {
@@ -101,6 +102,20 @@ final class PostgresPrimary: Sendable {
                 dropped.runner.cancel()
             }
         }
+    }
+
+    /// A query got no answer within its time limit. The pool may hold a request that will never be
+    /// answered (seen after a restart of the server), so the next query gets a new pool (for a URL
+    /// of several hosts, after a new search); at most one per `searchInterval`.
+    func timedOut() {
+        let dropped = state.withLock { state -> Active? in
+            guard let active = state.active, ContinuousClock.now - active.since >= Self.searchInterval else { return nil }
+            state.active = nil
+            return active
+        }
+        guard let dropped else { return }
+        logger.warning("a query got no answer in time; the next one opens new connections", metadata: ["host": "\(dropped.lease.host)"])
+        dropped.runner.cancel()
     }
 
     /// A connection of its own to `host` (the listener's) failed with `error`: as ``failed(_:with:)``
