@@ -1,5 +1,6 @@
 @testable import HTTP
 import Base
+import HTTPTesting
 import Rx
 import Testing
 
@@ -23,38 +24,40 @@ struct DrainOrderTests {
             events.asObservable().do(onSubscribed: { streamSubscribed.open() }).asSignal(onErrorSignalWith: .empty())
         }
         // No heartbeat comment may come between the events this test reads, however slow the machine.
-        let server = try startServer(router, settings: ServerSettings(heartbeatInterval: .seconds(3600)))
-        let lifecycle = server.lifecycle.subscribe(onNext: { event in
-            if event == .draining { draining.open() }
-            if event == .closingStreams { closingStreams.open() }
-        })
-        defer { lifecycle.dispose() }
+        try await router.withTestClient(.live(settings: ServerSettings(heartbeatInterval: .seconds(3600)))) { client in
+            let server = try client.liveServer
+            let lifecycle = server.lifecycle.subscribe(onNext: { event in
+                if event == .draining { draining.open() }
+                if event == .closingStreams { closingStreams.open() }
+            })
+            defer { lifecycle.dispose() }
 
-        let stream = try server.client(receiveTimeout: 60)
-        try stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try stream.readHead()
-        await streamSubscribed.wait()
-        let busy = try server.client(receiveTimeout: 60)
-        try busy.send("GET /work HTTP/1.1\r\nHost: x\r\n\r\n")
-        await workStarted.wait()
+            let stream = try client.connect(receiveTimeout: .seconds(60))
+            try await stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try await stream.readHead()
+            await streamSubscribed.wait()
+            let busy = try client.connect(receiveTimeout: .seconds(60))
+            try await busy.send("GET /work HTTP/1.1\r\nHost: x\r\n\r\n")
+            await workStarted.wait()
 
-        let shutdown = Task { await server.shutdown(gracePeriod: .seconds(30)) }
-        await draining.wait()
+            let shutdown = Task { await server.shutdown(gracePeriod: .seconds(30)) }
+            await draining.wait()
 
-        // Step 2: while a request is in flight, the stream stays open and keeps delivering.
-        events.accept(EncodedEvent(ServerSentEvent(id: "1", data: "during drain")))
-        #expect(try EventStreamTests.readEvent(stream) == "id: 1\ndata: during drain\n\n")
-        #expect(!closingStreams.isOpen)
+            // Step 2: while a request is in flight, the stream stays open and keeps delivering.
+            events.accept(EncodedEvent(ServerSentEvent(id: "1", data: "during drain")))
+            #expect(try await EventStreamTests.readEvent(stream) == "id: 1\ndata: during drain\n\n")
+            #expect(!closingStreams.isOpen)
 
-        release.accept(())
-        let reply = try busy.readResponse()
-        #expect(reply.text == "done" && reply.header("Connection") == "close")
+            release.accept(())
+            let reply = try await busy.readResponse()
+            #expect(reply.text == "done" && reply.header("Connection") == "close")
 
-        // Step 3: only now does the stream end, with its last chunk.
-        await closingStreams.wait()
-        #expect(try stream.readChunk() == nil)
-        await shutdown.value
-        #expect(server.openConnections == 0)
+            // Step 3: only now does the stream end, with its last chunk.
+            await closingStreams.wait()
+            #expect(try await stream.readChunk() == nil)
+            await shutdown.value
+            #expect(server.openConnections == 0)
+        }
     }
 
     /// With no request in flight the streams end at once, each with its last chunk (were the
@@ -66,12 +69,13 @@ struct DrainOrderTests {
         router.get("/events") { _ -> Signal<EncodedEvent> in
             events.asObservable().do(onSubscribed: { subscribed.open() }).asSignal(onErrorSignalWith: .empty())
         }
-        let server = try startServer(router)
-        let stream = try server.client(receiveTimeout: 60)
-        try stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try stream.readHead()
-        await subscribed.wait()
-        await server.shutdown(gracePeriod: .seconds(1))
-        #expect(try stream.readChunk() == nil)
+        try await router.withTestClient(.live) { client in
+            let stream = try client.connect(receiveTimeout: .seconds(60))
+            try await stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try await stream.readHead()
+            await subscribed.wait()
+            try await client.liveServer.shutdown(gracePeriod: .seconds(1))
+            #expect(try await stream.readChunk() == nil)
+        }
     }
 }

@@ -10,7 +10,11 @@ import Testing
     }
 
     static func applied(_ changes: [StoredChange]) -> [HistoryCheck.Applied] {
-        changes.map { .init(sequence: $0.sequence, id: $0.id, digest: HistoryCheck.digest(id: $0.id, body: $0.body)) }
+        changes.map {
+            .init(
+                sequence: $0.sequence, collection: $0.collection, kind: $0.kind, id: $0.id,
+                digest: HistoryCheck.digest(collection: $0.collection, kind: $0.kind, id: $0.id, body: $0.body))
+        }
     }
 
     let old = (1...10).map { change($0, "d\($0)", #"{"n":\#($0)}"#) }
@@ -48,5 +52,11 @@ import Testing
         #expect(HistoryCheck.compare(applied: Self.applied(old), stored: new, storeHead: 10) == .unknown)
         // The store has not reached the oldest change kept here.
         #expect(HistoryCheck.compare(applied: Self.applied(Array(old.suffix(3))), stored: [], storeHead: 5) == .unknown)
+    }
+
+    @Test func theSameIdAndBodyInAnotherCollectionIsAnotherChange() {
+        var other = Self.change(8, "d8", #"{"n":8}"#)
+        other.collection = "products"
+        #expect(HistoryCheck.compare(applied: Self.applied(old), stored: Array(old.prefix(7)) + [other], storeHead: 8) == .parted(lastCommon: 7))
     }
 }

@@ -112,7 +112,7 @@ struct PostgresFailoverTests {
         let url = try ScratchPostgres.freshDatabase()
         let store = try await open(url)
         let index = SearchIndex(documents: [Document(id: "base", name: "Baseville")])
-        let feed = ChangeFeed(lastSequence: 0, capacity: 100)
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 100)
         let lookups = SearchLookups(index: index, maxEntries: 10, ttl: 60, metrics: ServiceMetrics())
         let applier = ChangeApplier(index: index, lookups: lookups, feed: feed, metrics: ServiceMetrics(), applied: 0)
         let follower = PostgresFollower(
