@@ -116,6 +116,7 @@ class EventClient(threading.Thread):
         super().__init__(daemon=True)
         self.number, self.replicas, self.done = number, replicas, done
         self.events = []  # (seq, event, doc id)
+        self.collection_events = {}  # collection other than cities → [(seq, event, doc id)]
         self.first_position = None
         self.last_id = None
         self.reconnects = 0
@@ -169,7 +170,10 @@ class EventClient(threading.Thread):
         if event.event == "reset":
             self.resets += 1
         elif event.event is not None:
-            self.events.append((seq, event.event, json.loads(event.data or "{}").get("id")))
+            data = json.loads(event.data or "{}")
+            self.events.append((seq, event.event, data.get("id")))
+            if data.get("collection", "cities") != "cities":
+                self.collection_events.setdefault(data["collection"], []).append((seq, event.event, data.get("id")))
         elif self.first_position is None and not self.events:
             self.first_position = seq  # an id-only block: where this client starts
         self.last_id = seq
