@@ -25,6 +25,36 @@ import Testing
         #expect(index.version == 3)
     }
 
+    /// A batch (issue 27: a replica applies the changes that arrive together as one write) ends
+    /// where the same changes made one by one end: documents, searches, count and version.
+    @Test func aBatchOfChangesEndsWhereTheSameChangesOneByOneEnd() {
+        let base = (0..<8).map { city("\($0)", "Town \($0)", rank: Double($0)) }
+        let changes: [(id: String, document: Document?)] = [
+            ("8", city("8", "Townsend", rank: 8)), ("2", nil), ("3", city("3", "Village 3", rank: 3)),
+            ("8", city("8", "Townley", rank: 9)), ("unknown", nil), ("5", nil), ("5", nil), ("9", city("9", "Town 9")),
+            ("9", nil),
+        ]
+        for pending in [1_024, 2] {  // also across a rebuild of the base
+            var configuration = SearchIndex.Configuration()
+            configuration.maxPendingChanges = pending
+            let batched = SearchIndex(documents: base, configuration: configuration)
+            let single = SearchIndex(documents: base, configuration: configuration)
+            batched.apply(changes)
+            for (id, document) in changes {
+                if let document { single.upsert(document) } else { single.delete(id: id) }
+            }
+            #expect(batched.version == single.version && batched.version == 7)
+            #expect(batched.count == single.count && batched.count == 7)
+            for text in ["town", "vill", "towns", "townl"] {
+                let query = SearchQuery(text, limit: 100)
+                #expect(batched.search(query).hits.map(\.document.id) == single.search(query).hits.map(\.document.id), "\(text)")
+            }
+            #expect(batched.document(id: "8")?.name == "Townley" && batched.document(id: "5") == nil)
+            batched.apply([("unknown", nil)])
+            #expect(batched.version == 7)
+        }
+    }
+
     @Test func changesOnTheBigIndexKeepPrecomputedPrefixesRight() {
         let index = SearchIndex(documents: Array(Cities.documents.prefix(5_000)))
         let before = index.search(SearchQuery("s", limit: 5))

@@ -55,7 +55,7 @@ struct PostgresStoreTests {
             var seen: Int64 = 0
             var order: [Int64] = []
             while seen < Int64(writers * each) {
-                let (_, changes) = try await store.changes(after: seen, limit: 500)
+                let (_, changes, _) = try await store.changes(after: seen, limit: 500)
                 for change in changes {
                     order.append(change.sequence)
                     seen = change.sequence
@@ -95,7 +95,7 @@ struct PostgresStoreTests {
         // ...and once older than that, only the newest `history` do.
         _ = ScratchPostgres.psql(url.databaseString, "UPDATE signalbox_change SET committed_at = now() - interval '2 minutes'")
         _ = try await store.commit(.upsert(id: "d2", body: Data("{}".utf8)))
-        let (head, changes) = try await store.changes(after: 0, limit: 100)
+        let (head, changes, _) = try await store.changes(after: 0, limit: 100)
         #expect(head == 20 && changes.map(\.sequence) == Array(16...20))
         let caughtUp = try await store.documents(changedAfter: 2)
         #expect(caughtUp.head == 20 && caughtUp.documents.map(\.sequence) == [18, 19, 20])
@@ -131,7 +131,7 @@ struct PostgresStoreTests {
 
 extension PostgresURL {
     /// The server's maintenance database, for psql.
-    var adminString: String { "postgres://\(username)@\(host):\(port)/postgres?sslmode=disable" }
+    var adminString: String { "postgres://\(username)@\(hosts[0])/postgres?sslmode=disable" }
     /// This URL's database, for psql.
-    var databaseString: String { "postgres://\(username)@\(host):\(port)/\(database ?? "")?sslmode=disable" }
+    var databaseString: String { "postgres://\(username)@\(hosts[0])/\(database ?? "")?sslmode=disable" }
 }

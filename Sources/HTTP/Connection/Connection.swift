@@ -73,8 +73,9 @@ final class Connection: ResponseChannel, @unchecked Sendable {
         }
     }
 
-    /// Shutdown: finish the requests in flight, end event streams, close when idle.
-    func drain() {
+    /// Shutdown: finish the requests in flight, end event streams (unless `endingStreams` is
+    /// false: the server first lets every other request finish), close when idle.
+    func drain(endingStreams: Bool = true) {
         if case .lingering = state { close() }
         guard case .open = state else { return }
         draining = true
@@ -84,6 +85,7 @@ final class Connection: ResponseChannel, @unchecked Sendable {
             close()
             return
         }
+        guard endingStreams else { return }
         for exchange in exchanges where exchange.isStream && !exchange.finished {
             exchange.closeAfter = true
             finishStream(exchange)

@@ -115,9 +115,10 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops accepting, lets requests in flight finish and ends event streams
-    /// cleanly, closes idle connections; after `gracePeriod` closes whatever is
-    /// still open (cancelling its work). Returns when every connection is closed.
+    /// Stops accepting and closes idle connections, lets requests in flight finish, and only
+    /// then ends event streams cleanly (so their clients reconnect to a server that still
+    /// accepts, and events keep flowing while the last requests finish); after `gracePeriod`
+    /// closes whatever is still open (cancelling its work). Returns when every connection is closed.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         guard !core.draining.exchange(true, ordering: .acquiringAndReleasing) else {
             await core.waitUntilNoConnections()
@@ -126,13 +127,17 @@ public final class HTTPServer: Sendable {
         lifecycleEvents.accept(.draining)
         core.logger.info("draining", metadata: ["open_connections": "\(openConnections)"])
         for listener in listeners.withLock({ $0 }) { listener.stop() }
-        for worker in workers { worker.drain() }
+        for worker in workers { worker.drain(endingStreams: false) }
 
         let workers = self.workers
         let deadline = DispatchWorkItem {
             for worker in workers { worker.abortAll() }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: gracePeriod.nanoseconds)), execute: deadline)
+        await core.waitUntilOnlyStreams()
+        lifecycleEvents.accept(.closingStreams)
+        core.logger.info("requests finished; closing event streams", metadata: ["open_connections": "\(openConnections)"])
+        for worker in workers { worker.drain() }
         await core.waitUntilNoConnections()
         deadline.cancel()
         for worker in workers { worker.stop() }
@@ -148,10 +153,12 @@ public final class HTTPServer: Sendable {
 }
 
 /// A change in a server's life: `started` (with the bound port), `draining`
-/// (shutdown began, no new connections), `stopped` (every connection closed).
+/// (shutdown began, no new connections), `closingStreams` (the requests in flight are
+/// answered; event streams end now), `stopped` (every connection closed).
 public enum LifecycleEvent: Sendable, Hashable {
     case started(port: Int)
     case draining
+    case closingStreams
     case stopped
 }
 

@@ -19,6 +19,8 @@ final class ServerCore: Sendable {
     /// The TLS context new connections of the HTTPS listener use; replaced on reload.
     let tlsContext = Locked<TLSContext?>(nil)
     private let idleWaiters = Locked<[CheckedContinuation<Void, Never>]>([])
+    /// Waiting for every open connection to be an event stream (shutdown's first step).
+    private let streamsOnlyWaiters = Locked<[CheckedContinuation<Void, Never>]>([])
 
     init(configuration: ServerConfiguration, responder: any RequestResponder, logger: Logger) {
         self.configuration = configuration
@@ -38,9 +40,13 @@ final class ServerCore: Sendable {
         let count = openConnections.subtract(1, ordering: .acquiringAndReleasing).newValue
         gauges.openConnections.record(count)
         if count == 0 { resumeIdleWaiters() }
+        resumeStreamsOnlyWaitersIfDone()
     }
 
-    func streamOpened() { gauges.sseClients.record(streamingClients.add(1, ordering: .relaxed).newValue) }
+    func streamOpened() {
+        gauges.sseClients.record(streamingClients.add(1, ordering: .acquiringAndReleasing).newValue)
+        resumeStreamsOnlyWaitersIfDone()
+    }
     func streamClosed() { gauges.sseClients.record(streamingClients.subtract(1, ordering: .relaxed).newValue) }
 
     /// Returns once no connection is open.
@@ -49,6 +55,23 @@ final class ServerCore: Sendable {
             idleWaiters.withLock { $0.append(continuation) }
             if openConnections.load(ordering: .acquiring) == 0 { resumeIdleWaiters() }
         }
+    }
+
+    /// Returns once every open connection is an event stream: the requests in flight are answered.
+    func waitUntilOnlyStreams() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            streamsOnlyWaiters.withLock { $0.append(continuation) }
+            resumeStreamsOnlyWaitersIfDone()
+        }
+    }
+
+    private func resumeStreamsOnlyWaitersIfDone() {
+        guard openConnections.load(ordering: .acquiring) <= streamingClients.load(ordering: .acquiring) else { return }
+        let waiters = streamsOnlyWaiters.withLock { waiters in
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     private func resumeIdleWaiters() {

@@ -113,9 +113,10 @@ final class Worker: ConnectionHost, @unchecked Sendable {
         if counted { core.connectionClosed(remote: remote) }
     }
 
-    /// Asks every connection to finish what it is doing and close.
-    func drain() {
-        queue.async { for connection in self.connections.values { connection.drain() } }
+    /// Asks every connection to finish what it is doing and close; with `endingStreams` false,
+    /// open event streams go on (until a later `drain()`).
+    func drain(endingStreams: Bool = true) {
+        queue.async { for connection in self.connections.values { connection.drain(endingStreams: endingStreams) } }
     }
 
     /// Closes every connection now, cancelling what runs for them.

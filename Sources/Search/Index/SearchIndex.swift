@@ -59,6 +59,14 @@ public final class SearchIndex: Sendable {
         write { $0.upserting(document) }
     }
 
+    /// Makes `changes` in order as one write (a document upserts its id, nil deletes it): the next
+    /// snapshot is built once for all of them, so a batch costs one rebuild of the small delta index
+    /// instead of one per document. Visible to the next query, all at once.
+    public func apply(_ changes: [(id: String, document: Document?)]) {
+        guard !changes.isEmpty else { return }
+        write { $0.applying(changes) }
+    }
+
     /// Removes the document with this id; returns it, or nil if there was none.
     @discardableResult
     public func delete(id: String) -> Document? {

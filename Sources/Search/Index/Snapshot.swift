@@ -74,6 +74,37 @@ final class Snapshot: Sendable {
             pending: pending, delta: Self.deltaCore(pending), version: version + 1)
     }
 
+    /// This snapshot with `changes` made in order (a document upserts its id, nil deletes it) and
+    /// the delta rebuilt once for all of them; nil when none changes anything (deletes of unknown ids).
+    func applying(_ changes: [(id: String, document: Document?)]) -> Snapshot? {
+        var pending = pending
+        var tombstones = tombstones, tombstoneList = tombstoneList
+        var made: UInt64 = 0
+        var deltaChanged = false
+        for (id, document) in changes {
+            var hidden = false
+            if let number = baseIds[id], tombstones[Int(number) >> 6] & (1 << UInt64(number & 63)) == 0 {
+                tombstones[Int(number) >> 6] |= 1 << UInt64(number & 63)
+                tombstoneList.append(number)
+                hidden = true
+            }
+            if let document {
+                pending[id] = document
+                deltaChanged = true
+                made += 1
+            } else if pending.removeValue(forKey: id) != nil {
+                deltaChanged = true
+                made += 1
+            } else if hidden {
+                made += 1
+            }
+        }
+        guard made > 0 else { return nil }
+        return Snapshot(
+            base: base, baseIds: baseIds, tombstones: tombstones, tombstoneList: tombstoneList,
+            pending: pending, delta: deltaChanged ? Self.deltaCore(pending) : delta, version: version + made)
+    }
+
     /// This snapshot without document `id`, and the removed document; nil if unknown.
     func deleting(id: String) -> (Snapshot, Document)? {
         guard let removed = document(id: id) else { return nil }

@@ -12,24 +12,37 @@ import Search
 /// that wait behind a missing one, and by a timer, the safety net for notifications
 /// lost while the listener was disconnected. After every reconnect it reads again
 /// before it waits. When the log no longer holds what it missed, it catches up from
-/// the documents table instead.
+/// the documents table instead. When another server answers than before (a standby promoted,
+/// a restart), it first checks that the history it served is the store's (``HistoryCheck``).
 final class PostgresFollower: Sendable {
     private let store: PostgresStore
     private let applier: ChangeApplier
     private let metrics: ReplicationMetrics
     private let pollInterval: Duration
     private let batch: Int
+    /// The feed's history length (`events.history`): what a rewind gives the feed back.
+    private let history: Int
+    /// The base data's documents of these ids (read again from the data set: needed only when a
+    /// failover lost a change to a base document, so not kept in memory).
+    private let baseDocuments: @Sendable (Set<String>) throws -> [Document]
     private let logger: Logger
     private let wakeUps: AsyncStream<Void>
     private let waker: AsyncStream<Void>.Continuation
     private let tasks = Locked<[Task<Void, Never>]>([])
+    /// The server that answered the last read (``PostgresStore/serverIdentity``).
+    private let knownServer = Locked<String?>(nil)
 
-    init(store: PostgresStore, applier: ChangeApplier, metrics: ReplicationMetrics, pollInterval: Duration, batch: Int, logger: Logger) {
+    init(
+        store: PostgresStore, applier: ChangeApplier, metrics: ReplicationMetrics, pollInterval: Duration, batch: Int,
+        history: Int, baseDocuments: @escaping @Sendable (Set<String>) throws -> [Document], logger: Logger
+    ) {
         self.store = store
         self.applier = applier
         self.metrics = metrics
         self.pollInterval = pollInterval
         self.batch = max(batch, 1)
+        self.history = max(history, 1)
+        self.baseDocuments = baseDocuments
         self.logger = logger
         (wakeUps, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
@@ -63,7 +76,11 @@ final class PostgresFollower: Sendable {
             // Read once: the applier moves on meanwhile (this replica's own commits), and the
             // log is checked for contiguity against the position the query asked from.
             let from = max(cursor, applier.applied.value)
-            let (head, changes) = try await store.changes(after: from, limit: batch)
+            let (head, changes, server) = try await store.changes(after: from, limit: batch)
+            if try await answeredByAnotherServer(server) {
+                cursor = applier.applied.value  // where the check left this replica (maybe further back)
+                continue
+            }
             metrics.headSeen(head)
             guard head > from else { return }
             guard let first = changes.first, first.sequence == from + 1 else {
@@ -84,6 +101,78 @@ final class PostgresFollower: Sendable {
         }
     }
 
+    /// Whether `server` differs from the one that answered before; if so, the history this
+    /// replica served has been checked against it (and rewound where they parted) on return.
+    private func answeredByAnotherServer(_ server: String) async throws -> Bool {
+        let previous = knownServer.withLock { known in defer { known = server }; return known }
+        guard let previous, previous != server else { return false }
+        logger.warning(
+            "another PostgreSQL server answers now; checking the history this replica served against it",
+            metadata: ["before": "\(previous)", "now": "\(server)"])
+        do {
+            try await checkHistory()
+        } catch {
+            knownServer.withLock { $0 = previous }  // checked on the next read
+            throw error
+        }
+        return true
+    }
+
+    /// Compares the changes this replica applied last with the store's log, and rewinds where they part.
+    func checkHistory() async throws {
+        let ours = applier.recentlyApplied()
+        guard let first = ours.first, let last = ours.last else { return }
+        let stored = try await store.changes(from: first.sequence, through: last.sequence)
+        let head = try await store.head()
+        switch HistoryCheck.compare(applied: ours, stored: stored, storeHead: head) {
+        case .consistent:
+            logger.info("the store holds every change this replica served", metadata: ["applied": "\(last.sequence)", "head": "\(head)"])
+        case .parted(let lastCommon) where !ours.contains(where: { $0.sequence > lastCommon && $0.kind == .schema }):
+            try await rewind(to: lastCommon, lostThrough: last.sequence, ours: ours)
+        case .parted(let lastCommon):
+            // A collection created, replaced or deleted was lost: its documents' state cannot be put back one by one.
+            await exitToStartAgain(
+                "a failover lost a change to a collection's schema this replica had applied", applied: last.sequence, head: head,
+                detail: ["last_common": "\(lastCommon)"])
+        case .unknown:
+            // Neither side keeps the changes from where they parted: only a fresh start is right.
+            await exitToStartAgain(
+                "the store's history and the one this replica served part before anything either keeps", applied: last.sequence,
+                head: head, detail: ["kept_from": "\(first.sequence)"])
+        }
+    }
+
+    /// Ends the process (exit 75, EX_TEMPFAIL) so that its supervisor starts it again, from the store.
+    private func exitToStartAgain(_ reason: String, applied: Int64, head: Int64, detail: Logger.Metadata) async -> Never {
+        logger.critical(
+            "\(reason); exiting so that this replica starts again from the store (exit 75)",
+            metadata: detail.merging(["applied": "\(applied)", "head": "\(head)"]) { first, _ in first })
+        await LogSetup.flush()
+        exit(75)
+    }
+
+    /// Puts this replica back at `lastCommon`, the store's state of every document that the lost
+    /// changes touched, and lets the follower apply the store's history from there.
+    private func rewind(to lastCommon: Int64, lostThrough last: Int64, ours: [HistoryCheck.Applied]) async throws {
+        let touched = Set(ours.filter { $0.sequence > lastCommon }.map { DocumentKey(collection: $0.collection, id: $0.id) })
+        var corrections = try await store.documents(keys: Array(touched)).map(ChangeApplier.Change.init)
+        let unstored = touched.subtracting(corrections.map { DocumentKey(collection: $0.collection, id: $0.id) })
+        let unstoredCities = Set(unstored.filter { $0.collection == citiesCollection }.map(\.id))
+        let base =
+            unstoredCities.isEmpty
+            ? [:] : Dictionary(try baseDocuments(unstoredCities).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for key in unstored {
+            // Never stored: a city back to its base data version (or gone), another collection's document gone.
+            let document = key.collection == citiesCollection ? base[key.id] : nil
+            corrections.append(ChangeApplier.Change(sequence: lastCommon, collection: key.collection, id: key.id, document: document, body: nil))
+        }
+        let kept = try await store.changes(from: max(1, lastCommon - Int64(history) + 1), through: lastCommon)
+        await applier.rewind(to: lastCommon, corrections: corrections, history: try kept.map(ChangeApplier.Change.init))
+        metrics.rewound()
+        logger.error(
+            "the store lacks changes this replica had applied (a failover lost them); went back to the last common change and sent its event clients a reset",
+            metadata: ["last_common": "\(lastCommon)", "lost": "\(lastCommon + 1)...\(last)", "documents": "\(touched.count)"])
+    }
 
     private func pullForever() async {
         var failing = false
@@ -110,11 +199,13 @@ final class PostgresFollower: Sendable {
         var connectedBefore = false
         var outageReported = false
         while !Task.isCancelled {
+            var host: PostgresURL.Host?
             do {
-                let connection = try await PostgresConnection.connect(
-                    configuration: try store.url.connectionConfiguration(), id: 1, logger: logger)
+                let (configuration, primary) = try await store.listenerConfiguration()
+                host = primary
+                let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
                 if connectedBefore { metrics.reconnected() }
-                if outageReported { logger.info("listening for changes again", metadata: ["store": "\(store.url)"]) }
+                if outageReported { logger.info("listening for changes again", metadata: ["store": "\(store.url)", "host": "\(primary)"]) }
                 (connectedBefore, outageReported, delay) = (true, false, .milliseconds(250))
                 try await connection.listen(on: PostgresStore.channel) { notifications in
                     wake()  // what was committed while this listener was away
@@ -125,6 +216,7 @@ final class PostgresFollower: Sendable {
                 }
                 try? await connection.close()
             } catch {
+                if let host { store.primary.failed(host: host, with: error) }
                 if !outageReported {
                     logger.warning("the change listener lost PostgreSQL; retrying", metadata: ["error": "\(error)"])
                     outageReported = true

@@ -114,6 +114,10 @@ public struct Settings: Sendable, Equatable {
     public var clusterMaxLagChanges = 10_000
     /// Cluster: most changes read from the change log at once.
     public var clusterApplyBatch = 1000
+    /// Seconds `/readyz` answers 503 on SIGTERM while every request is still served, before the
+    /// server stops accepting: time for a load balancer or a Kubernetes endpoint to stop sending
+    /// new requests. 0 by default: a single node has nobody to hand its traffic to.
+    public var shutdownNotReadyDelay = 0.0
     /// Seconds that in-flight requests get to finish on SIGTERM; 8 stays
     /// inside Docker's default stop timeout (10 s) before its SIGKILL.
     public var shutdownGracePeriod = 8.0

@@ -127,6 +127,9 @@ public enum SettingsCatalog {
                 "PostgreSQL: /readyz fails once this replica is this many changes behind the head", reloadable: true),
             int("cluster.applyBatch", \.clusterApplyBatch, 1...100_000, defaults,
                 "PostgreSQL: most changes read from the change log at once"),
+            number("shutdown.notReadyDelay", \.shutdownNotReadyDelay, 0...3600, defaults,
+                   "Seconds /readyz answers 503 on SIGTERM while requests are still served, before accepting stops "
+                       + "(for load balancers and Kubernetes to stop sending; a second SIGTERM skips it)"),
             seconds("shutdown.gracePeriod", \.shutdownGracePeriod, defaults, "Seconds in-flight requests get to finish on SIGTERM"),
             choice("log.level", \.logLevel, ["trace", "debug", "info", "notice", "warning", "error", "critical"], defaults, "Log level"),
             choice("log.format", \.logFormat, ["text", "json"], defaults, "Log format"),

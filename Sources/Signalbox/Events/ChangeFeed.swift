@@ -2,6 +2,7 @@ import Base
 import DequeModule
 import Foundation
 import Rx
+import Synchronization
 
 /// The change feed: a `Signal` of every change (shared upstream, no replay)
 /// and, beside it, a bounded history that serves `Last-Event-ID` resumes.
@@ -130,10 +131,10 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
             let subscription = SingleAssignmentDisposable()
             state.withLock { state in
                 for item in Self.firstItems(from: start, state) { observer.onNext(item) }
-                let delivered = state.lastSequence
+                let delivered = ClientPosition(state.lastSequence)
                 subscription.setDisposable(
                     relay.asObservable()
-                        .filter { item in Self.isNew(item, after: delivered) }
+                        .filter { item in delivered.admits(item) }
                         .subscribe(observer))
             }
             return subscription
@@ -169,9 +170,9 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
             guard let shared else {
                 return SharingScheduler.building(deliveringOn: scheduler) { stream(from: start) }.asInfallible()
             }
-            let delivered = shared.delivered
+            let delivered = ClientPosition(shared.delivered)
             return shared.hub.changes.asInfallible()
-                .filter { item in Self.isNew(item, after: delivered) }
+                .filter { item in delivered.admits(item) }
                 .startWith(shared.first)
         }
     }
@@ -205,9 +206,26 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
     }
 
     /// Whether a live item is news to a client that has everything up to `delivered`.
-    private static func isNew(_ item: Item, after delivered: Int64) -> Bool {
-        if case .change(let event) = item { return event.sequence > delivered }
-        return true
+    /// Where one client stands: a change at or before it is already the client's (from its
+    /// snapshot). A reset moves it to the reset's id, also back (a replica that went back after a
+    /// failover, ``ChangeApplier/rewind(to:corrections:history:)``), so the changes after it pass.
+    /// Each client's items come one at a time (its worker's queue, or the feed's lock).
+    private final class ClientPosition: Sendable {
+        private let sequence: Atomic<Int64>
+
+        init(_ sequence: Int64) { self.sequence = Atomic(sequence) }
+
+        func admits(_ item: Item) -> Bool {
+            switch item {
+            case .change(let event):
+                return event.sequence > sequence.load(ordering: .relaxed)
+            case .reset(let lastSequence):
+                sequence.store(lastSequence, ordering: .relaxed)
+                return true
+            case .position:
+                return true
+            }
+        }
     }
 }
 

@@ -19,6 +19,7 @@ final class ReplicationMetrics: Sendable {
     private let lagChangesGauge = Gauge(label: "signalbox_replication_lag_changes")
     private let lagSecondsGauge = Gauge(label: "signalbox_replication_lag_seconds")
     private let reconnects = Counter(label: "signalbox_replication_reconnects_total")
+    private let rewinds = Counter(label: "signalbox_replication_rewinds_total")
     private let minSeqWait = Timer(label: "signalbox_min_seq_wait_seconds")
 
     /// The lag now: changes behind the known head, and seconds since this replica fell behind.
@@ -35,6 +36,8 @@ final class ReplicationMetrics: Sendable {
     func headSeen(_ head: Int64) { update { $0.head = max($0.head, head) } }
     func applied(_ sequence: Int64) { update { $0.applied = sequence } }
     func reconnected() { reconnects.increment() }
+    /// A failover lost changes this replica had applied, and it went back (``HistoryCheck``).
+    func rewound() { rewinds.increment() }
     func waitedForMinimumSequence(nanoseconds: UInt64) { minSeqWait.recordNanoseconds(Int64(nanoseconds)) }
 
     /// Refreshes the lag gauges; the scrape calls it too, so seconds grow while nothing arrives.

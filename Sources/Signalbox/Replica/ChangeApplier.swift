@@ -1,4 +1,5 @@
 import Base
+import DequeModule
 import Dispatch
 import Foundation
 import Rx
@@ -61,7 +62,14 @@ final class ChangeApplier: Sendable {
     private struct State {
         var applied: Int64
         var pending: [Int64: Change] = [:]
+        /// The newest changes applied, oldest first, for ``HistoryCheck`` after a failover.
+        var recent: Deque<HistoryCheck.Applied> = []
     }
+
+    /// How many applied changes are kept for ``HistoryCheck`` (ids and digests only, not bodies):
+    /// a failover that lost more changes than this (and than the log's `events.history`) makes
+    /// a replica that applied them start over instead of going back.
+    static let checkedChanges = 16_384
 
     private let index: SearchIndex
     private let lookups: SearchLookups
@@ -127,6 +135,32 @@ final class ChangeApplier: Sendable {
         }
     }
 
+    /// The newest changes applied (at most ``checkedChanges``), oldest first.
+    func recentlyApplied() -> [HistoryCheck.Applied] {
+        state.withLock { Array($0.recent) }
+    }
+
+    /// Goes back to `sequence` after a failover whose new primary lacks the changes this replica
+    /// applied after it (``HistoryCheck``): `corrections` put each document those changes touched
+    /// back as the store holds it now, without events; the feed's clients get a reset, its history
+    /// becomes the store's log up to `sequence` (`history`), and the changes after `sequence` are
+    /// then applied from the store's log as usual. Returns once done.
+    func rewind(to sequence: Int64, corrections: [Change], history: [Change]) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async { [self] in
+                apply(corrections, publish: false, record: false)
+                state.withLock { state in
+                    state.applied = sequence
+                    state.pending.removeAll()
+                    while let last = state.recent.last, last.sequence > sequence { state.recent.removeLast() }
+                }
+                feed.restart(at: sequence, history: history.map(Self.event))
+                applied.accept(sequence)
+                done.resume()
+            }
+        }
+    }
+
     /// Applies `change`, a write this replica has just committed, and returns once it is applied
     /// (searchable, and sent to `/events`), or once `limit` has passed: on PostgreSQL a change
     /// may wait behind one another replica committed first, which the follower has yet to read.
@@ -189,22 +223,34 @@ final class ChangeApplier: Sendable {
             previous: previous, storedBody: change.body, record: change.record)
     }
 
-    /// Applies a run of consecutive changes: writes to one collection's documents in one batch
-    /// each, the rest one by one, in order.
-    private func apply(_ run: [Change], publish: Bool) {
+    /// Applies a run of consecutive changes in order: the writes to one collection's documents
+    /// that follow each other as one batch for its index (an import's batch, or the changes of
+    /// many writers that arrived together: one rebuild of the index's delta, not one per change),
+    /// schema changes one by one. `record`: kept for ``HistoryCheck`` (not a rewind's corrections).
+    private func apply(_ run: [Change], publish: Bool, record: Bool = true) {
+        guard !run.isEmpty else { return }
+        if record {
+            let applied = run.map(HistoryCheck.Applied.init)
+            state.withLock { state in
+                state.recent.append(contentsOf: applied)
+                if state.recent.count > Self.checkedChanges { state.recent.removeFirst(state.recent.count - Self.checkedChanges) }
+            }
+        }
         var start = run.startIndex
         while start < run.endIndex {
             let first = run[start]
             var end = start + 1
             if first.isKey {
                 keys.apply(id: first.id, body: first.body)
-            } else if first.isCollectionDocument {
-                while end < run.endIndex, run[end].isCollectionDocument, run[end].collection == first.collection { end += 1 }
-                applyDocuments(run[start..<end], publish: publish)
             } else if first.kind == .schema {
                 applySchema(first, publish: publish)
             } else {
-                apply(first, publish: publish)
+                while end < run.endIndex, run[end].kind == .document, run[end].collection == first.collection { end += 1 }
+                if first.collection == citiesCollection {
+                    applyCities(run[start..<end], publish: publish)
+                } else {
+                    applyDocuments(run[start..<end], publish: publish)
+                }
             }
             start = end
         }
@@ -255,19 +301,26 @@ final class ChangeApplier: Sendable {
         if publish { feed.publish(Self.event(change, kind: kind, previous: nil)) }
     }
 
-    private func apply(_ change: Change, publish: Bool) {
-        let previous = index.document(id: change.id)
-        if let document = change.document {
-            index.upsert(document)
-        } else if previous != nil {
-            index.delete(id: change.id)
+    /// Writes to the cities: the search index takes them as one write, then each change's event
+    /// goes to the lookup cache and, with `publish`, to the feed, in order.
+    private func applyCities(_ changes: ArraySlice<Change>, publish: Bool) {
+        // Each event's previous version: the index's, or an earlier change's of the same run.
+        var latest: [String: Document?] = [:]
+        var events: [ChangeEvent] = []
+        events.reserveCapacity(changes.count)
+        for change in changes {
+            let previous = latest[change.id] ?? index.document(id: change.id)
+            latest[change.id] = .some(change.document)
+            events.append(Self.event(change, kind: change.document == nil ? .deleted : .upserted, previous: previous))
         }
-        let event = Self.event(change, kind: change.document == nil ? .deleted : .upserted, previous: previous)
-        lookups.apply(event)
+        index.apply(changes.map { (id: $0.id, document: $0.document) })
         if let cities = collections.named(citiesCollection) {
-            cities.apply([change.document.map { .upsert(CitiesCollection.document($0)) } ?? .delete(id: change.id)])
+            cities.apply(changes.map { change in change.document.map { .upsert(CitiesCollection.document($0)) } ?? .delete(id: change.id) })
         }
-        if publish { feed.publish(event) }
+        for event in events {
+            lookups.apply(event)
+            if publish { feed.publish(event) }
+        }
         metrics.documentCount(index.count)
     }
 }

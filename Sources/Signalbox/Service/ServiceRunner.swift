@@ -37,7 +37,11 @@ public enum ServiceRunner {
                 signal(signalNumber, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: signals)
                 source.setEventHandler {
-                    guard stopping.withLock({ stopping in defer { stopping = true }; return !stopping }) else { return }
+                    guard stopping.withLock({ stopping in defer { stopping = true }; return !stopping }) else {
+                        // A second signal: do not wait out the rest of shutdown.notReadyDelay.
+                        Task { await service.shutdown() }
+                        return
+                    }
                     logger.info("shutting down", metadata: ["signal": "\(signalNumber == SIGTERM ? "SIGTERM" : "SIGINT")"])
                     Task {
                         await service.shutdown()

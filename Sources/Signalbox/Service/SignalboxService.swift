@@ -33,6 +33,10 @@ public final class SignalboxService: Sendable {
     private let logger: Logger
     private let ready = Locked(false)
     private let subscriptions = DisposeBag()
+    /// Where the shutdown is (``DrainStep``), for logs and tests.
+    let drainStep = BehaviorRelay(value: DrainStep.serving)
+    private let notReadyPeriod = NotReadyPeriod()
+    private let shutdownBegun = Locked(false)
 
     /// Loads the base data set, opens the store (SQLite, or PostgreSQL for a `postgres://`
     /// store), applies its snapshot and builds the index.
@@ -113,6 +117,10 @@ public final class SignalboxService: Sendable {
             follower = PostgresFollower(
                 store: postgres, applier: applier, metrics: replication,
                 pollInterval: .milliseconds(Int(settings.clusterPollInterval * 1000)), batch: settings.clusterApplyBatch,
+                history: settings.eventHistory,
+                baseDocuments: { [dataPath = settings.dataPath] ids in
+                    try BaseData.load(path: dataPath, withDigest: false).documents.filter { ids.contains($0.id) }
+                },
                 logger: logger)
         } else {
             follower = nil
@@ -122,9 +130,11 @@ public final class SignalboxService: Sendable {
 
         let currentSettings = self.currentSettings
         let (ready, replication, applier) = (self.ready, self.replication, self.applier)
-        router.gate(MinimumSequenceGate(applier: applier, metrics: replication, epoch: snapshot.epoch) {
+        var gate = MinimumSequenceGate(applier: applier, metrics: replication, epoch: snapshot.epoch) {
             RxTimeInterval.milliseconds(Int(currentSettings.value.clusterReadWait * 1000))
-        }.hold)
+        }
+        gate.othersCommit = store is PostgresStore
+        router.gate(gate.hold)
         OperationsEndpoints(
             isReady: {
                 guard ready.withLock({ $0 }) else { return false }
@@ -150,6 +160,13 @@ public final class SignalboxService: Sendable {
         server = HTTPServer(configuration: settings.serverConfiguration, router: router, logger: logger)
         applier.applied.asObservable()
             .subscribe(onNext: { replication.applied($0) })
+            .disposed(by: subscriptions)
+        let drainStep = self.drainStep
+        server.lifecycle
+            .subscribe(onNext: { event in
+                if event == .draining { drainStep.accept(.finishingRequests) }
+                if event == .closingStreams { drainStep.accept(.closingStreams) }
+            })
             .disposed(by: subscriptions)
     }
 
@@ -209,11 +226,24 @@ public final class SignalboxService: Sendable {
         }
     }
 
-    /// Stops taking requests, lets those in flight finish within the grace period, ends event streams.
+    /// Drains in three steps (``DrainStep``): reports not ready for `shutdown.notReadyDelay`
+    /// while still serving, then stops accepting and lets the requests in flight finish within
+    /// `shutdown.gracePeriod`, then ends the event streams. A second call (a second signal)
+    /// cuts the not-ready wait short.
     public func shutdown() async {
+        guard shutdownBegun.withLock({ begun in defer { begun = true }; return !begun }) else {
+            return notReadyPeriod.end()
+        }
+        let settings = currentSettings.value
         ready.withLock { $0 = false }
-        await server.shutdown(gracePeriod: .seconds(currentSettings.value.shutdownGracePeriod))
+        drainStep.accept(.notReady)
+        if settings.shutdownNotReadyDelay > 0 {
+            logger.info("not ready; still serving until the proxies stop sending", metadata: ["seconds": "\(settings.shutdownNotReadyDelay)"])
+        }
+        await notReadyPeriod.wait(seconds: settings.shutdownNotReadyDelay)
+        await server.shutdown(gracePeriod: .seconds(settings.shutdownGracePeriod))
         follower?.stop()
         await store.close()
+        drainStep.accept(.stopped)
     }
 }

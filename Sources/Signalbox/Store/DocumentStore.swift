@@ -114,3 +114,9 @@ protocol DocumentStore: Sendable {
 struct DocumentNotFound: Error, Sendable {
     let id: String
 }
+
+/// Names one document of one collection.
+struct DocumentKey: Sendable, Hashable {
+    var collection: String
+    var id: String
+}

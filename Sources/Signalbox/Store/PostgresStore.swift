@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import Logging
 import PostgresNIO
@@ -17,8 +18,8 @@ final class PostgresStore: DocumentStore {
     static let channel = "signalbox_change"
 
     let url: PostgresURL
-    private let client: PostgresClient
-    private let runner: Task<Void, Never>
+    /// The pool to whichever host of the URL is the primary now.
+    let primary: PostgresPrimary
     /// Changes kept in the log for followers and `Last-Event-ID` resumes.
     private let history: Int64
     /// How long a commit may take before it answers `StoreError.unavailable`.
@@ -33,40 +34,59 @@ final class PostgresStore: DocumentStore {
         self.history = Int64(max(history, 1))
         self.timeout = timeout
         self.logger = logger
-        // postgres-nio logs every failed connection attempt; the follower reports an outage once.
-        var quiet = logger
-        quiet.logLevel = max(logger.logLevel, .warning)
-        client = PostgresClient(configuration: url.clientConfiguration(), backgroundLogger: quiet)
-        let client = self.client
+        let primary = PostgresPrimary(url: url, logger: logger)
+        self.primary = primary
         // The group has the commit's time limit too, so a group stuck waiting for a connection
         // is given up (and never committed) rather than landing after its clients heard 503.
         upserts = GroupCommit(maxBatch: 256) { [history = self.history] writes in
-            try await Self.within(timeout, "commit") {
-                try await Self.upsertGroup(writes, client: client, history: history, logger: logger)
+            try await Self.within(timeout, "commit", primary) {
+                try await Self.using(primary) { client in
+                    try await Self.upsertGroup(writes, client: client, history: history, logger: logger)
+                }
             }
         }
-        runner = Task { await client.run() }
         do {
             // Starting is not a client waiting: give a slow or busy database longer than a commit gets.
-            try await Self.within(max(timeout * 3, .seconds(15)), "connect to \(url)") { [self] in
+            try await Self.within(max(timeout * 3, .seconds(15)), "connect to \(url)", nil) { [self] in
                 try await migrate(baseDigest: baseDigest)
             }
         } catch {
-            runner.cancel()
+            primary.close()
             throw error
         }
     }
 
-    deinit { runner.cancel() }
+    deinit { primary.close() }
 
     func close() async {
-        runner.cancel()
+        primary.close()
     }
+
+    /// Runs `work` on the primary's pool; a failure that points at the server has its host checked again.
+    private static func using<T: Sendable>(_ primary: PostgresPrimary, _ work: (PostgresClient) async throws -> T) async throws -> T {
+        let lease = try await primary.lease()
+        do {
+            return try await work(lease.client)
+        } catch {
+            primary.failed(lease, with: error)
+            throw error
+        }
+    }
+
+    private func using<T: Sendable>(_ work: (PostgresClient) async throws -> T) async throws -> T {
+        try await Self.using(primary, work)
+    }
+
+    /// How long a read of many rows may take (a host that vanished without closing its
+    /// connections holds a read until then); the follower's reads of the log get three commit timeouts.
+    private var readTimeout: Duration { max(timeout * 3, .seconds(15)) }
+    /// A whole snapshot (start, and a catch-up from the documents) may be large.
+    private var snapshotTimeout: Duration { max(timeout * 20, .seconds(60)) }
 
     // MARK: Schema
 
     private func migrate(baseDigest: String) async throws {
-        try await client.withConnection { connection in
+        try await using { client in try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             do {
                 // One replica migrates at a time; the others wait here, then see the result.
@@ -105,7 +125,7 @@ final class PostgresStore: DocumentStore {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
-        }
+        } }
     }
 
     /// Version 1: the head counter with the store's epoch and base-data digest, the
@@ -142,18 +162,18 @@ final class PostgresStore: DocumentStore {
     // MARK: Reads
 
     func snapshot() async throws -> StoreSnapshot {
-        try await consistentRead(changedAfter: 0)
+        try await Self.within(snapshotTimeout, "read a snapshot", primary) { [self] in try await consistentRead(changedAfter: 0) }
     }
 
     /// The documents written after `sequence` (their latest write each), the head they add up to
     /// and the log's newest changes: how a follower catches up once the log no longer holds
     /// every change it missed.
     func documents(changedAfter sequence: Int64) async throws -> StoreSnapshot {
-        try await Self.within(timeout * 10, "read the documents") { [self] in try await consistentRead(changedAfter: sequence) }
+        try await Self.within(snapshotTimeout, "read the documents", primary) { [self] in try await consistentRead(changedAfter: sequence) }
     }
 
     private func consistentRead(changedAfter sequence: Int64) async throws -> StoreSnapshot {
-        try await client.withConnection { connection in
+        try await using { client in try await client.withConnection { connection in
             try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             do {
                 var head: Int64 = 0
@@ -186,7 +206,7 @@ final class PostgresStore: DocumentStore {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
-        }
+        } }
     }
 
     private static func change(_ row: (String, String, String, String?, Int64)) -> StoredChange {
@@ -196,47 +216,121 @@ final class PostgresStore: DocumentStore {
             body: body.map { Data($0.utf8) }, sequence: seq)
     }
 
-    /// Up to `limit` changes after `sequence`, in order, and the head when they were read.
-    /// The log keeps the latest `history` changes: when the first one returned is not
-    /// `sequence + 1` although the head is past it, the caller missed pruned changes.
+    /// Up to `limit` changes after `sequence`, in order, the head when they were read, and which
+    /// server answered (``serverIdentity``). The log keeps the latest `history` changes: when the
+    /// first one returned is not `sequence + 1` although the head is past it, the caller missed
+    /// pruned changes.
     ///
     /// Bounded in time (three commit timeouts), as every read of a follower is: a read that
     /// never returns (a pool waiting on a connection lost to a database restart) would stop
     /// the replica applying; one that fails is retried at the next wake-up.
-    func changes(after sequence: Int64, limit: Int) async throws -> (head: Int64, changes: [StoredChange]) {
-        try await Self.within(timeout * 3, "read the change log") { [self] in try await readChanges(after: sequence, limit: limit) }
+    func changes(after sequence: Int64, limit: Int) async throws -> (head: Int64, changes: [StoredChange], server: String) {
+        try await Self.within(timeout * 3, "read the change log", primary) { [self] in
+            try await using { client in
+                let rows = try await client.query(
+                    """
+                    SELECT m.head, \(unescaped: Self.serverIdentity), c.seq, c.collection, c.kind, c.id, c.body FROM signalbox_meta m
+                    LEFT JOIN LATERAL (
+                        SELECT seq, collection, kind, id, body FROM signalbox_change WHERE seq > \(sequence) ORDER BY seq LIMIT \(limit)
+                    ) c ON true ORDER BY c.seq
+                    """, logger: logger)
+                var head: Int64 = 0
+                var server = ""
+                var changes: [StoredChange] = []
+                for try await (found, answered, seq, collection, kind, id, body) in rows.decode(
+                    (Int64, String, Int64?, String?, String?, String?, String?).self)
+                {
+                    (head, server) = (found, answered)
+                    if let seq, let collection, let kind, let id { changes.append(Self.change((collection, kind, id, body, seq))) }
+                }
+                return (head, changes, server)
+            }
+        }
     }
 
-    private func readChanges(after sequence: Int64, limit: Int) async throws -> (head: Int64, changes: [StoredChange]) {
-        let rows = try await client.query(
-            """
-            SELECT m.head, c.seq, c.collection, c.kind, c.id, c.body FROM signalbox_meta m
-            LEFT JOIN LATERAL (
-                SELECT seq, collection, kind, id, body FROM signalbox_change WHERE seq > \(sequence) ORDER BY seq LIMIT \(limit)
-            ) c ON true ORDER BY c.seq
-            """, logger: logger)
-        var head: Int64 = 0
-        var changes: [StoredChange] = []
-        for try await (found, seq, collection, kind, id, body) in rows.decode((Int64, Int64?, String?, String?, String?, String?).self) {
-            head = found
-            if let seq, let collection, let kind, let id { changes.append(Self.change((collection, kind, id, body, seq))) }
+    /// Names the server process that answers: its address, port and start time. A standby
+    /// promoted in a failover, or a restarted server, answers with another name, and the
+    /// follower then checks that the history it served is the store's (``HistoryCheck``).
+    static let serverIdentity =
+        "coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port(), 0) || '@' || pg_postmaster_start_time()"
+
+    /// The log's changes from `first` through `last` (those it still holds), in order.
+    func changes(from first: Int64, through last: Int64) async throws -> [StoredChange] {
+        try await Self.within(readTimeout, "read the change log", primary) { [self] in
+            try await using { client in
+                var changes: [StoredChange] = []
+                let rows = try await client.query(
+                    """
+                    SELECT collection, kind, id, body, seq FROM signalbox_change
+                    WHERE seq BETWEEN \(first) AND \(last) ORDER BY seq
+                    """, logger: logger)
+                for try await row in rows.decode((String, String, String, String?, Int64).self) { changes.append(Self.change(row)) }
+                return changes
+            }
         }
-        return (head, changes)
+    }
+
+    /// The stored row of each of `keys` (collection and document id) that has one: its latest
+    /// write (a nil body for a delete).
+    func documents(keys: [DocumentKey]) async throws -> [StoredChange] {
+        guard !keys.isEmpty else { return [] }
+        let collections = keys.map(\.collection), ids = keys.map(\.id)
+        return try await Self.within(readTimeout, "read documents", primary) { [self] in
+            try await using { client in
+                var found: [StoredChange] = []
+                let rows = try await client.query(
+                    """
+                    SELECT d.collection, d.id, d.body, d.seq FROM signalbox_document d
+                    JOIN unnest(\(collections)::text[], \(ids)::text[]) AS k(collection, id)
+                    ON d.collection = k.collection AND d.id = k.id
+                    """, logger: logger)
+                for try await (collection, id, body, seq) in rows.decode((String, String, String?, Int64).self) {
+                    found.append(StoredChange(collection: collection, id: id, body: body.map { Data($0.utf8) }, sequence: seq))
+                }
+                return found
+            }
+        }
+    }
+
+    /// The stored schema of each of `names` that has one (a collection deleted has none).
+    func collections(named names: [String]) async throws -> [StoredCollection] {
+        guard !names.isEmpty else { return [] }
+        return try await Self.within(readTimeout, "read collections", primary) { [self] in
+            try await using { client in
+                var found: [StoredCollection] = []
+                let rows = try await client.query(
+                    "SELECT name, schema, seq FROM signalbox_collection WHERE name = ANY(\(names)::text[])", logger: logger)
+                for try await (name, schema, seq) in rows.decode((String, String, Int64).self) {
+                    found.append(StoredCollection(name: name, schema: Data(schema.utf8), sequence: seq))
+                }
+                return found
+            }
+        }
     }
 
     /// The newest sequence number committed.
     func head() async throws -> Int64 {
-        var head: Int64 = 0
-        for try await found in try await client.query("SELECT head FROM signalbox_meta", logger: logger).decode(Int64.self) {
-            head = found
+        try await Self.within(timeout, "read the head", primary) { [self] in
+            try await using { client in
+                var head: Int64 = 0
+                for try await found in try await client.query("SELECT head FROM signalbox_meta", logger: logger).decode(Int64.self) {
+                    head = found
+                }
+                return head
+            }
         }
-        return head
+    }
+
+    /// Where the listener connects: the host the writes go to, where their NOTIFYs are sent.
+    func listenerConfiguration() async throws -> (PostgresConnection.Configuration, PostgresURL.Host) {
+        let host = try await primary.host()
+        return (try url.connectionConfiguration(for: host), host)
     }
 
     // MARK: Writes
 
     func commit(_ write: StoreWrite) async throws -> Int64 {
-        try await Self.within(timeout, "commit") { [self] in
+        try await Self.within(timeout, "commit", primary) { [self] in
             switch write {
             case .upsert(let collection, let id, let body):
                 try await upserts.submit(PostgresUpsert(collection: collection, id: id, body: String(decoding: body, as: UTF8.self)))
@@ -254,8 +348,10 @@ final class PostgresStore: DocumentStore {
         }
         precondition(upserts.count == batch.count, "a batch holds upserts only")
         guard !upserts.isEmpty else { return try await head() + 1 }
-        return try await Self.within(timeout * 4, "commit an import's batch") { [client, history, logger] in
-            try await Self.upsertGroup(upserts, client: client, history: history, logger: logger)
+        return try await Self.within(timeout * 4, "commit an import's batch", primary) { [primary, history, logger] in
+            try await Self.using(primary) { client in
+                try await Self.upsertGroup(upserts, client: client, history: history, logger: logger)
+            }
         }
     }
 
@@ -295,7 +391,7 @@ final class PostgresStore: DocumentStore {
     /// A delete, a schema or a dropped collection: a transaction of its own. The head's row
     /// lock comes first, so the existence check that follows sees every delete committed before it.
     private func commitAlone(_ write: StoreWrite) async throws -> Int64 {
-        try await client.withConnection { [history, logger] connection in
+        try await using { client in try await client.withConnection { [history, logger] connection in
             try await connection.query("BEGIN", logger: logger)
             do {
                 var head: Int64 = 0
@@ -340,34 +436,55 @@ final class PostgresStore: DocumentStore {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
-        }
+        } }
     }
 
     /// Runs `work`, or throws `StoreError.unavailable` once `limit` has passed: a database that
     /// does not answer must not hold a client for longer. A commit cut off this way may still
     /// land; the follower applies it then, and a retried PUT is harmless.
-    private static func within<T: Sendable>(_ limit: Duration, _ what: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await work() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            do {
-                guard let first = try await group.next(), let value = first else {
-                    throw StoreError.unavailable(detail: "PostgreSQL did not \(what) within \(limit)")
+    ///
+    /// It returns at the limit without waiting for `work` to end (a task group would): a request
+    /// that postgres-nio's pool never answered, cancelled or not, once held a replica's change-log
+    /// reads for good after `pg_ctl restart` (the cluster test's storm, 1 run in 4). `primary` then
+    /// gets a new pool for the next query (``PostgresPrimary/timedOut()``).
+    static func within<T: Sendable>(
+        _ limit: Duration, _ what: String, _ primary: PostgresPrimary?, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let waiting = Locked<CheckedContinuation<T, any Error>?>(nil)
+        let running = Locked<Task<Void, Never>?>(nil)
+        let finish: @Sendable (Result<T, any Error>) -> Bool = { result in
+            guard let continuation = waiting.withLock({ waiting in defer { waiting = nil }; return waiting }) else { return false }
+            continuation.resume(with: result)
+            return true
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                waiting.withLock { $0 = continuation }
+                let task = Task {
+                    do {
+                        _ = finish(.success(try await work()))
+                    } catch {
+                        _ = finish(.failure(Self.storeError(error)))
+                    }
                 }
-                return value
-            } catch let error as DocumentNotFound {
-                throw error
-            } catch let error as StoreError {
-                throw error
-            } catch let error as ClusterStartError {
-                throw error
-            } catch {
-                throw StoreError.unavailable(detail: "\(String(reflecting: error))")
+                running.withLock { $0 = task }
+                let nanoseconds = Int(clamping: limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                    guard finish(.failure(StoreError.unavailable(detail: "PostgreSQL did not \(what) within \(limit)"))) else { return }
+                    task.cancel()
+                    primary?.timedOut()
+                }
             }
+        } onCancel: {
+            if finish(.failure(CancellationError())) { running.withLock { $0 }?.cancel() }
+        }
+    }
+
+    /// What a caller is told: the errors of the store's own kinds as they are, any other as unavailable.
+    private static func storeError(_ error: any Error) -> any Error {
+        switch error {
+        case is DocumentNotFound, is StoreError, is ClusterStartError, is CancellationError: error
+        default: StoreError.unavailable(detail: "\(String(reflecting: error))")
         }
     }
 }
