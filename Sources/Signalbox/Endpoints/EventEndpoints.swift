@@ -20,6 +20,8 @@ struct EventEndpoints {
 
     let feed: Feed
     let applier: ChangeApplier
+    /// The collections served here: `?collection=` must name one of them.
+    let collections: CollectionCatalog
     let epoch: String
     let resumeWait: RxTimeInterval
 
@@ -33,7 +35,11 @@ struct EventEndpoints {
                 if let clientEpoch, !clientEpoch.isEmpty, clientEpoch != epoch { .reset }
                 else { lastEventID.map(Feed.Start.after) ?? .now }
             // `?collection=` narrows the stream to one collection's changes (a filter on this client's view).
+            // A name no collection has is a 404, as on the collection's other endpoints, not a stream that stays empty.
             let collection = request.queryItems(named: "collection").first
+            if let collection, collections.named(collection) == nil {
+                throw CollectionEndpoints.problem(CollectionError.noSuchCollection(collection))
+            }
             guard let lastEventID, lastEventID > applier.applied.value else {
                 // The router subscribes at once, on this worker: the worker's clients share one
                 // subscription to the feed, and a change is one hop onto the worker, not one per client.
