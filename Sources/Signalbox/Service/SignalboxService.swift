@@ -126,9 +126,11 @@ public final class SignalboxService: Sendable {
         SearchEndpoints(lookups: lookups, maxLiveQueries: { currentSettings.value.liveMaxQueries }).register(on: router)
         let writeAccess = WriteAccess(settings: currentSettings)
         DocumentEndpoints(documents: documents, writeAccess: writeAccess).register(on: router)
-        CollectionEndpoints(collections: collections, writeAccess: writeAccess, parameters: settings.collectionQueryParameters)
+        CollectionEndpoints(
+            collections: collections, cities: documents, writeAccess: writeAccess, parameters: settings.collectionQueryParameters
+        ).register(on: router)
+        EventEndpoints(feed: feed, applier: applier, collections: catalog, epoch: snapshot.epoch, resumeWait: readWait)
             .register(on: router)
-        EventEndpoints(feed: feed, applier: applier, epoch: snapshot.epoch, resumeWait: readWait).register(on: router)
         WebEndpoints().register(on: router)
         server = HTTPServer(configuration: settings.serverConfiguration, router: router, logger: logger)
         applier.applied.asObservable()
