@@ -28,20 +28,32 @@ struct CollectionEndpointsTests {
     let client: TestClient
 
     init() async throws {
+        service = try await Self.makeService()
+        client = service.router.testClient()
+    }
+
+    /// A service on a throwaway SQLite store, with `configure`'s settings.
+    static func makeService(_ configure: (inout Settings) -> Void = { _ in }) async throws -> SignalboxService {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("collections-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var settings = Settings()
         settings.storePath = directory.appendingPathComponent("store.sqlite").path
         settings.apiKey = Self.key
         settings.clusterReadWait = 0.2
+        configure(&settings)
         let store = try SQLiteStore(path: settings.storePath)
-        service = try SignalboxService(
+        return try SignalboxService(
             settings: settings, logger: Logger(label: "test"), base: [Document(id: "2988507", name: "Paris", rank: 2_100_000)],
             store: store, snapshot: try await store.snapshot())
-        client = service.router.testClient()
     }
 
     func send(_ method: HTTPRequest.Method, _ path: String, _ body: String? = nil, type: String = "application/json") async throws -> TestResponse {
+        try await Self.send(client, method, path, body, type: type)
+    }
+
+    static func send(
+        _ client: TestClient, _ method: HTTPRequest.Method, _ path: String, _ body: String? = nil, type: String = "application/json"
+    ) async throws -> TestResponse {
         var fields: HTTPFields = [.authorization: "Bearer \(Self.key)"]
         if body != nil { fields[.contentType] = type }
         return try await client.execute(method, path, headerFields: fields, body: body.map { Array($0.utf8) } ?? [])
@@ -136,6 +148,53 @@ struct CollectionEndpointsTests {
         #expect(try await send(.delete, "/collections/shop/documents/a").status == .notFound)
         #expect(try await send(.delete, "/collections/shop").status == .noContent)
         #expect(try await send(.get, "/collections/shop").status == .notFound)
+    }
+
+    /// An import's `Signalbox-Seq` is its last change: the last batch's last document, whatever
+    /// the lines that failed after it, so `Signalbox-Min-Seq` with it waits for the whole import.
+    @Test func anImportsSignalboxSeqIsItsLastChange() async throws {
+        let service = try await Self.makeService { $0.importBatchSize = 2 }
+        let client = service.router.testClient()
+        #expect(try await Self.send(client, .put, "/collections/shop", Self.schema).headerFields[WriteReceipt.sequenceField] == "1")
+        let lines = (1...5).map { #"{"sku": "s\#($0)", "title": "Item \#($0)"}"# } + [#"{"sku": "bad", "price": "cheap"}"#]
+        let imported = try await Self.send(client, .post, "/collections/shop/documents", lines.joined(separator: "\n"), type: "application/x-ndjson")
+        #expect(imported.status == .ok && imported.headerFields[WriteReceipt.sequenceField] == "6", "\(imported.text)")
+        let last = try await client.execute(.get, "/collections/shop/documents/s5", headerFields: [MinimumSequenceGate.field: "6"])
+        #expect(last.status == .ok)
+        let next = try await Self.send(client, .put, "/collections/shop/documents/s6", #"{"title": "Item 6"}"#)
+        #expect(next.headerFields[WriteReceipt.sequenceField] == "7")
+        let failedOnly = try await Self.send(client, .post, "/collections/shop/documents", #"{"sku": "bad", "price": "cheap"}"#, type: "application/x-ndjson")
+        #expect(failedOnly.status == .ok && failedOnly.headerFields[WriteReceipt.sequenceField] == nil)  // nothing was written
+    }
+
+    /// Not a stream that stays empty: the name is checked as on the collection's other endpoints.
+    @Test func theEventsOfACollectionThatDoesNotExistAreA404Problem() async throws {
+        let events = try await client.execute(.get, "/events?collection=none")
+        #expect(events.status == .notFound && events.headerFields[.contentType] == "application/problem+json")
+        #expect(events.text.contains("none"))
+    }
+
+    /// `PUT|DELETE /collections/cities/documents/{id}` are `PUT|DELETE /documents/{id}`: the same
+    /// document shape, checks, answers and sequence numbers.
+    @Test func theCitiesAreWrittenThroughTheirCollectionAsThroughDocuments() async throws {
+        let put = try await send(.put, "/collections/cities/documents/c1", #"{"name": "Upgradeville", "rank": 3}"#)
+        #expect(put.status == .noContent && put.headerFields[WriteReceipt.sequenceField] == "1")
+        let city = try json(try await client.execute(.get, "/documents/c1"))
+        #expect(city["name"] as? String == "Upgradeville" && city["rank"] as? Double == 3)
+        let viaCollection = try json(try await client.execute(.get, "/collections/cities/documents/c1"))
+        #expect(viaCollection["name"] as? String == "Upgradeville")
+        #expect(try ids(try await client.execute(.get, "/collections/cities/search?q=upgradeville")) == ["c1"])
+        #expect(try await send(.put, "/collections/cities/documents/c2", #"{"rank": 3}"#).status == .unprocessableContent)
+        #expect(try await send(.put, "/collections/cities/documents/c2", #"{"id": "c3", "name": "X"}"#).status == .unprocessableContent)
+        let anonymous = try await client.execute(
+            .put, "/collections/cities/documents/c2", headerFields: [.contentType: "application/json"], body: Array(#"{"name": "X"}"#.utf8))
+        #expect(anonymous.status == .unauthorized)
+        let deleted = try await send(.delete, "/collections/cities/documents/c1")
+        #expect(deleted.status == .noContent && deleted.headerFields[WriteReceipt.sequenceField] == "2")
+        #expect(try await client.execute(.get, "/documents/c1").status == .notFound)
+        #expect(try await send(.delete, "/collections/cities/documents/c1").status == .notFound)
+        #expect(try await send(.delete, "/collections/cities/documents/2988507").status == .noContent)  // a base city
+        #expect(try await client.execute(.get, "/collections/cities/documents/2988507").status == .notFound)
     }
 
     @Test func writesNeedTheKeyAndTheCitiesAreFixed() async throws {

@@ -52,30 +52,66 @@ import Testing
     /// id, no head counter, no change log) opens and upgrades in place, every document and
     /// sequence number kept, as the cities' documents.
     @Test func aStoreFromTheReleaseBeforeCollectionsUpgradesInPlace() async throws {
-        do {
-            let old = try DatabaseQueue(path: path)
-            try await old.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                    INSERT INTO grdb_migrations VALUES ('v1'), ('v2: epoch');
-                    CREATE TABLE document (id TEXT PRIMARY KEY, body BLOB, sequence INTEGER NOT NULL UNIQUE);
-                    CREATE TABLE meta (epoch TEXT NOT NULL);
-                    INSERT INTO meta (epoch) VALUES ('old-epoch');
-                    INSERT INTO document VALUES ('a', X'7B7D', 1), ('b', NULL, 3), ('c', X'7B7D', 7);
-                    """)
-            }
-        }
+        try writeReleaseBeforeCollectionsStore(rows: "('a', X'7B7D', 1), ('b', NULL, 3), ('c', X'7B7D', 7)")
         let store = try SQLiteStore(path: path)
         let snapshot = try await store.snapshot()
         #expect(snapshot.head == 7 && snapshot.epoch == "old-epoch")
         #expect(snapshot.documents.map(\.id) == ["a", "b", "c"] && snapshot.documents.map(\.sequence) == [1, 3, 7])
         #expect(snapshot.documents.allSatisfy { $0.collection == citiesCollection })
+        #expect(snapshot.recentChanges == [StoredChange(id: "c", body: Data("{}".utf8), sequence: 7)])
         #expect(try await store.commit(.upsert(id: "d", body: Data("{}".utf8))) == 8)
         #expect(try await store.commit(.putSchema(collection: "books", schema: Data(#"{"fields":[]}"#.utf8))) == 9)
         #expect(try await store.commit(.upsert(collection: "books", id: "a", body: Data("{}".utf8))) == 10)
         let after = try await store.snapshot()
         #expect(after.collections.map(\.name) == ["books"] && after.documents.count == 5)
+        #expect(after.recentChanges.map(\.sequence) == [7, 8, 9, 10])
         #expect(try store.integrityCheck())
+    }
+
+    /// The upgrade's change log starts with the newest run of changes the old store still holds
+    /// whole (changes 1 and 2 were overwritten by 6 and 7), so resumes from within it are served.
+    @Test func anUpgradedStoreLogsTheNewestChangesItStillHoldsWhole() async throws {
+        try writeReleaseBeforeCollectionsStore(rows: """
+            ('up-1', NULL, 6), ('up-2', X'7B7D', 7), ('up-3', X'7B7D', 3), ('up-4', X'7B7D', 4),
+            ('paris', X'7B7D', 5), ('london', NULL, 8), ('up-5', X'7B7D', 9), ('up-6', X'7B7D', 10)
+            """)
+        let snapshot = try await SQLiteStore(path: path).snapshot()
+        #expect(snapshot.head == 10 && snapshot.recentChanges.map(\.sequence) == Array(3...10))
+        #expect(snapshot.recentChanges.map(\.id) == ["up-3", "up-4", "paris", "up-1", "up-2", "london", "up-5", "up-6"])
+        #expect(snapshot.recentChanges.filter { $0.body == nil }.map(\.id) == ["up-1", "london"])
+        #expect(snapshot.recentChanges.allSatisfy { $0.collection == citiesCollection && $0.kind == .document })
+    }
+
+    @Test func anUpgradedStoreLogsNoMoreThanItsHistory() async throws {
+        try writeReleaseBeforeCollectionsStore(rows: "('a', X'7B7D', 1), ('b', X'7B7D', 2), ('c', X'7B7D', 3), ('d', NULL, 4)")
+        let snapshot = try await SQLiteStore(path: path, history: 2).snapshot()
+        #expect(snapshot.recentChanges.map(\.sequence) == [3, 4])
+        let reopened = try await SQLiteStore(path: path, history: 100).snapshot()
+        #expect(reopened.recentChanges.map(\.sequence) == [3, 4])  // the log was filled once, by the migration
+    }
+
+    @Test func anEmptyStoreOfTheReleaseBeforeCollectionsUpgradesToAnEmptyLog() async throws {
+        try writeReleaseBeforeCollectionsStore(rows: nil)
+        let store = try SQLiteStore(path: path)
+        let snapshot = try await store.snapshot()
+        #expect(snapshot.head == 0 && snapshot.documents.isEmpty && snapshot.recentChanges.isEmpty)
+        #expect(try await store.commit(.upsert(id: "a", body: Data("{}".utf8))) == 1)
+    }
+
+    /// The schema and rows a store written by 1dd7cca has: documents keyed by id, no head
+    /// counter, no change log; `rows` are `(id, body, sequence)` tuples in SQL.
+    private func writeReleaseBeforeCollectionsStore(rows: String?) throws {
+        let old = try DatabaseQueue(path: path)
+        try old.write { db in
+            try db.execute(sql: """
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('v1'), ('v2: epoch');
+                CREATE TABLE document (id TEXT PRIMARY KEY, body BLOB, sequence INTEGER NOT NULL UNIQUE);
+                CREATE TABLE meta (epoch TEXT NOT NULL);
+                INSERT INTO meta (epoch) VALUES ('old-epoch');
+                """)
+            if let rows { try db.execute(sql: "INSERT INTO document VALUES \(rows)") }
+        }
     }
 
     @Test func collectionsKeepTheirDocumentsApartAndADroppedOneTakesThemAlong() async throws {

@@ -56,6 +56,58 @@ import Testing
             == "Infallible<ChangeFeed.Item>")
     }
 
+    /// `openapi.yaml` (served at `/openapi.yaml`, read by schemathesis) describes every route the
+    /// service has and no other; every collection route but its creation answers a 404 problem for
+    /// a collection that does not exist, `/events?collection=` too, and every write a 401.
+    @Test func openAPIDescribesEveryRoute() async throws {
+        let yaml = try String(
+            contentsOf: SettingsTests.root.appendingPathComponent("Sources/Signalbox/Resources/openapi.yaml"), encoding: .utf8)
+        let operations = Self.openAPIOperations(yaml)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var settings = Settings()
+        settings.storePath = directory.appendingPathComponent("store.sqlite").path
+        let store = try SQLiteStore(path: settings.storePath)
+        let service = try SignalboxService(
+            settings: settings, logger: Logger(label: "test"), base: [], store: store, snapshot: try await store.snapshot())
+        let routes = Set(service.router.routeDescriptions.map { route in
+            let path = route.path.split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+            return "\(route.method.rawValue) \(path)"
+        })
+        #expect(routes.subtracting(operations.keys).isEmpty, "openapi.yaml lacks \(routes.subtracting(operations.keys).sorted())")
+        #expect(Set(operations.keys).subtracting(routes).isEmpty, "openapi.yaml describes \(Set(operations.keys).subtracting(routes).sorted()), not routed")
+        for (operation, statuses) in operations {
+            // Every operation on a collection but its creation needs the collection to exist.
+            if operation.contains("/collections/{name}") && operation != "PUT /collections/{name}" {
+                #expect(statuses.contains("404"), "\(operation) lacks its 404")
+            }
+            if !operation.hasPrefix("GET ") { #expect(statuses.contains("401"), "\(operation) lacks its 401") }
+        }
+        #expect(operations["GET /events"]?.contains("404") == true, "GET /events lacks the 404 of an unknown collection")
+    }
+
+    /// `"METHOD /path"` → the response statuses of each operation of an OpenAPI document in this
+    /// repository's layout (paths at two spaces, methods at four, statuses at eight, quoted).
+    static func openAPIOperations(_ yaml: String) -> [String: Set<String>] {
+        var operations: [String: Set<String>] = [:]
+        var path: String?, operation: String?
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("  /"), line.hasSuffix(":") {
+                (path, operation) = (String(line.dropFirst(2).dropLast()), nil)
+            } else if !line.hasPrefix(" ") {
+                (path, operation) = (nil, nil)
+            } else if let path, let method = line.wholeMatch(of: #/    (get|put|post|delete|head|patch):/#)?.1 {
+                operation = "\(method.uppercased()) \(path)"
+                operations[operation!] = []
+            } else if let current = operation, let status = line.wholeMatch(of: #/        '(\d{3})':.*/#)?.1 {
+                operations[current]?.insert(String(status))
+            }
+        }
+        return operations
+    }
+
     /// The table's rows: the routes of the first cell (`GET /documents/{id}` is `GET
     /// /documents/:id`; `{a,b}` stands for each; the query is left out) and the first type
     /// named in the second.

@@ -17,7 +17,8 @@ import Testing
         let lookups = SearchLookups(index: index, maxEntries: 10, ttl: 60, metrics: ServiceMetrics())
         let applier = ChangeApplier(index: index, lookups: lookups, feed: feed, metrics: ServiceMetrics(), applied: 0)
         let router = Router()
-        EventEndpoints(feed: feed, applier: applier, epoch: "e1", resumeWait: .seconds(5)).register(on: router)
+        EventEndpoints(feed: feed, applier: applier, epoch: "e1", resumeWait: .seconds(5))
+            .register(on: router)
         try await router.withTestClient(.live(ServerConfiguration(workerCount: 2))) { client in
             func apply(_ sequence: Int64) {
                 applier.offer([ChangeApplier.Change(sequence: sequence, id: "d\(sequence)", document: Document(id: "d\(sequence)", name: "Town \(sequence)"), body: nil)])

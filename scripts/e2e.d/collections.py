@@ -574,6 +574,8 @@ def live_search(e):
 
 def events_of_a_collection(e):
     e.report.section("/events?collection=")
+    e.require("/events?collection=nope (no such collection) is a 404 problem, not an empty stream",
+              e.problem(e.call("GET", "/events?collection=nope"), 404))
     reader = SSEReader(e.port, f"/events?collection=shop&{e.token}", stop=threading.Event())
     reader.start()
     try:
@@ -605,6 +607,26 @@ def events_of_a_collection(e):
     e.resume_from = first
     e.after_resume = [("document.deleted", "ev1"), ("document.upserted", "ev2")]
     e.call("DELETE", "/collections/other")
+
+
+def cities_through_their_collection(e):
+    e.report.section("the cities through /collections/cities/documents/{id}")
+    city = {"name": "Collectionville", "alternateNames": ["Cville"], "rank": 5, "attributes": {"countryCode": "FR"}}
+    answer = e.call("PUT", "/collections/cities/documents/cv1", city)
+    e.require("PUT: 204 with Signalbox-Seq, as PUT /documents/{id}", answer.status == 204 and answer.headers.get("signalbox-seq", "").isdigit(), answer)
+    plain = e.call("GET", "/documents/cv1", key=False)
+    e.require("GET /documents/{id} serves it", plain.status == 200 and plain.json["name"] == "Collectionville", plain)
+    same = e.call("GET", "/collections/cities/documents/cv1", key=False).json or {}
+    e.require("GET /collections/cities/documents/{id} the same city (in the collection's shape)",
+              (same.get("name"), same.get("alternateNames"), same.get("population"), same.get("countryCode")) == ("Collectionville", ["Cville"], 5, "FR"), same)
+    hits = e.search("cities", q="collectionville").json["hits"]
+    e.require("the cities collection's search finds it", [h["id"] for h in hits][:1] == ["cv1"], hits[:2])
+    e.require("a body without a name is a 422 problem", e.problem(e.call("PUT", "/collections/cities/documents/cv2", {"rank": 1}), 422))
+    e.require("without the key: 401", e.call("PUT", "/collections/cities/documents/cv2", city, key=False).status == 401)
+    answer = e.call("DELETE", "/collections/cities/documents/cv1")
+    e.require("DELETE: 204 with Signalbox-Seq", answer.status == 204 and answer.headers.get("signalbox-seq", "").isdigit(), answer)
+    e.require("then GET is a 404 problem", e.problem(e.call("GET", "/documents/cv1", key=False), 404))
+    e.require("and DELETE again a 404 problem", e.problem(e.call("DELETE", "/collections/cities/documents/cv1"), 404))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -698,7 +720,7 @@ def restart(e):
 
 
 CHECKS = [schemas, documents, imports, filters, facets_and_stats, sorts, geo, answers_conform_to_openapi, live_search, events_of_a_collection,
-          schema_replace, collection_delete, restart]
+          cities_through_their_collection, schema_replace, collection_delete, restart]
 
 
 def main(binary):

@@ -10,6 +10,9 @@ import Search
 /// `GET /collections/{name}/search` (a Single) and `/search/live` (a Driver over SSE).
 struct CollectionEndpoints {
     let collections: CollectionService
+    /// The built-in cities' documents: `PUT|DELETE /collections/cities/documents/{id}` write them
+    /// as `/documents/{id}` does.
+    let cities: DocumentService
     let access: Access
     var parameters = CollectionQueryParameters()
 
@@ -103,12 +106,17 @@ struct CollectionEndpoints {
 
         writes.put("/collections/:name/documents/:id") { request -> Single<WriteReceipt> in
             let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
+            if name == citiesCollection {
+                // The cities' documents have their own shape and checks: the one path of `PUT /documents/{id}`.
+                return cities.upsert(try DocumentInput.decode(request, id: id)).mappingStoreErrors()
+            }
             try Self.requireJSON(request)
             return Self.write { try await collections.upsert(name, id: id, json: request.body) }
         }
 
         writes.delete("/collections/:name/documents/:id") { request -> Single<WriteReceipt> in
             let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
+            if name == citiesCollection { return cities.delete(id: id).mappingStoreErrors() }
             return Self.write { try await collections.delete(name, id: id) }
         }
 

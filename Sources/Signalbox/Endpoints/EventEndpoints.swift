@@ -24,6 +24,7 @@ struct EventEndpoints {
     let resumeWait: RxTimeInterval
     /// Who may see which changes; nil: everyone sees everything (tests of the feed alone).
     var access: Access? = nil
+    /// The collections served here: `?collection=` must name one of them.
     var collections = CollectionCatalog()
 
     func register(on router: some RouteBuilder) {
@@ -36,11 +37,15 @@ struct EventEndpoints {
                 if let clientEpoch, !clientEpoch.isEmpty, clientEpoch != epoch { .reset }
                 else { lastEventID.map(Feed.Start.after) ?? .now }
             // `?collection=` narrows the stream to one collection's changes (a filter on this client's view).
+            // A name no collection has is a 404, as on the collection's other endpoints, not a stream that stays empty.
             let collection = request.queryItems(named: "collection").first
             // The client's view: what its key or token may see (none to compute for most clients).
             let view = try access.flatMap { access throws(HTTPError) -> EventView? in
                 let grant = try access.grant(request, .events, collection: collection)
                 return grant.seesEverything ? nil : EventView(grant: grant, collections: collections, isPublic: access.isPublicCollection)
+            }
+            if let collection, collections.named(collection) == nil {
+                throw CollectionEndpoints.problem(CollectionError.noSuchCollection(collection))
             }
             guard let lastEventID, lastEventID > applier.applied.value else {
                 // The router subscribes at once, on this worker: the worker's clients share one

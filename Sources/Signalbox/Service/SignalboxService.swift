@@ -149,7 +149,7 @@ public final class SignalboxService: Sendable {
             settings: currentSettings, registry: keys, secrets: secrets, isPublic: { catalog.named($0)?.schema.isPublic ?? false })
         SearchEndpoints(lookups: lookups, access: access, maxLiveQueries: { currentSettings.value.liveMaxQueries }).register(on: router)
         DocumentEndpoints(documents: documents, access: access).register(on: router)
-        CollectionEndpoints(collections: collections, access: access, parameters: settings.collectionQueryParameters)
+        CollectionEndpoints(collections: collections, cities: documents, access: access, parameters: settings.collectionQueryParameters)
             .register(on: router)
         EventEndpoints(feed: feed, applier: applier, epoch: snapshot.epoch, resumeWait: readWait, access: access, collections: catalog)
             .register(on: router)

@@ -20,7 +20,8 @@ final class SQLiteStore: DocumentStore {
     /// directory that does not exist) is a ``StoreStartError``. The change log keeps the
     /// newest `history` changes.
     init(path: String, history: Int = 1_024) throws(StoreStartError) {
-        self.history = Int64(max(history, 1))
+        let history = Int64(max(history, 1))
+        self.history = history
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
@@ -30,7 +31,7 @@ final class SQLiteStore: DocumentStore {
         do {
             try SQLiteStoreChecks.quickCheck(path)
             database = try DatabaseQueue(path: path, configuration: configuration)
-            try SQLiteStoreMigrations.migrator.migrate(database)
+            try SQLiteStoreMigrations.migrator(history: history).migrate(database)
         } catch {
             throw SQLiteStoreChecks.startError(error, path: path)
         }

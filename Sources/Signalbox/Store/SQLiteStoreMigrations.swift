@@ -5,7 +5,8 @@ import GRDB
 /// and upgrades in place (GRDB records which migrations ran), keeping every document and
 /// every sequence number.
 enum SQLiteStoreMigrations {
-    static var migrator: DatabaseMigrator {
+    /// The migrations; `history` is how many changes the change log keeps (v3 fills it).
+    static func migrator(history: Int64) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.create(table: "document") { table in
@@ -20,13 +21,26 @@ enum SQLiteStoreMigrations {
             }
             try db.execute(sql: "INSERT INTO meta (epoch) VALUES (?)", arguments: [UUID().uuidString.lowercased()])
         }
-        // Starts empty on an upgraded store: resumes from before the upgrade get a reset, as before.
+        // A store of the release before (1dd7cca) kept only each document's latest write, but
+        // the newest changes are often all still there: the last run of consecutive sequence
+        // numbers up to the head is exactly the changes that ended it (an overwritten change
+        // leaves a gap). The log starts with that run, so `Last-Event-ID` resumes from within
+        // it are served across the upgrade; older ones get a reset, as before.
         migrator.registerMigration("v3: change log") { db in
             try db.create(table: "change") { table in
                 table.primaryKey("sequence", .integer)
                 table.column("id", .text).notNull()
                 table.column("body", .blob)
             }
+            try db.execute(
+                sql: """
+                    INSERT INTO change (sequence, id, body)
+                    SELECT sequence, id, body FROM document
+                    WHERE sequence >= (SELECT MAX(d.sequence) FROM document d
+                                       WHERE NOT EXISTS (SELECT 1 FROM document p WHERE p.sequence = d.sequence - 1))
+                      AND sequence > (SELECT MAX(sequence) FROM document) - ?
+                    """,
+                arguments: [history])
         }
         // Collections (issue 25): documents are keyed by collection and id (the rows of older
         // stores are the built-in cities'), a change names its collection and kind, and a head
