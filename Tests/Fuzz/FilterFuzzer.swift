@@ -8,7 +8,9 @@
 // engine relies on: a field that is not declared, a value of another type than its field's, an
 // ordering on a non-number field, a number not finite, a coordinate out of range, a negative
 // radius, nesting beyond the bound; or when the filter, written back as text (every value
-// quoted), parses to another expression.
+// quoted), parses to another expression; or when the engine's three ways of evaluating it
+// disagree on a small index of products: as a document set (an empty `q`), per document and as a
+// set behind a text query, and the live queries' per-document predicate (`DocumentPredicate`).
 
 @testable import Search
 
@@ -42,6 +44,7 @@ public func filterFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) 
             if again != expression {
                 fatalError("the filter written back parses differently: \(text.debugDescription) -> \(written.debugDescription)")
             }
+            if schema == schemas[0] { evaluate(expression, text: text) }
         }
     } catch {
         if error.position < 0 || error.position > scalars { fatalError("position \(error.position) outside \(text.debugDescription)") }
@@ -72,6 +75,54 @@ public func filterFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) 
         if error.position < 0 || error.position > scalars { fatalError("position \(error.position) outside \(text.debugDescription)") }
     }
     return 0
+}
+
+/// Products with every kind of value, some missing, some near the antimeridian and the poles,
+/// in two segments with replaced and deleted documents (the second batch).
+let products: [CollectionDocument] = {
+    let brands = ["acme", "Zeta", "ACME", "x", "", "é"]
+    let decoder = CollectionDocumentDecoder(schema: schemas[0])
+    return (0..<40).map { n in
+        var members = [#""sku":"\#(n)""#, #""title":"p \#(brands[n % brands.count]) \#(n)""#]
+        if n % 4 != 3 { members.append(#""tags":[\#((0..<(n % 3)).map { #""\#(brands[($0 + n) % brands.count])""# }.joined(separator: ","))]"#) }
+        if n % 5 != 4 { members.append(#""price":\#(Double(n % 9) * 1.5 - 3)"#) }
+        if n % 3 != 2 { members.append(#""inStock":\#(n % 2 == 0)"#) }
+        if n % 6 != 5 {
+            let latitude = Double((n * 37) % 180) - 89.5, longitude = Double((n * 53) % 360) - 179.75
+            members.append(#""lat":\#(latitude),"lon":\#(longitude)"#)
+        }
+        return try! decoder.decode(Array(("{" + members.joined(separator: ",") + "}").utf8))
+    }
+}()
+
+/// The same documents indexed with each way a text query may apply its filter.
+let indexes: [CollectionIndex] = [TextFilterStrategy.byCost, .perDocument, .asSet].map { strategy in
+    var configuration = CollectionIndex.Configuration()
+    configuration.textFilter = strategy
+    configuration.recentSegmentDocuments = 8
+    let index = CollectionIndex(schema: schemas[0], documents: Array(products[..<30]), configuration: configuration)
+    _ = index.apply(products[30...].map(CollectionChange.upsert) + [.delete(id: "3"), .upsert(products[7])])
+    return index
+}
+let live = Set(products.map(\.id)).subtracting(["3"])
+
+/// The filter evaluated every way the engine does must give the same documents.
+func evaluate(_ expression: FilterExpression, text: String) {
+    let query = CollectionQuery(filter: expression, limit: CollectionQuery.Limits.maxLimit)
+    let bySet = Set(indexes[0].search(query).hits.map(\.id))
+    let matcher = CollectionQueryMatcher(query, schema: schemas[0])
+    let byPredicate = Set(products.filter { live.contains($0.id) && matcher.matches(CollectionMatchCandidate($0, schema: schemas[0])) }.map(\.id))
+    if bySet != byPredicate {
+        fatalError("filter \(text.debugDescription): as a set \(bySet.sorted()), per document \(byPredicate.sorted())")
+    }
+    var withText = query
+    withText.text = "p"
+    for index in indexes {
+        let result = index.search(withText)
+        if Set(result.hits.map(\.id)) != bySet || result.total != bySet.count {
+            fatalError("filter \(text.debugDescription) behind a text query (\(index.configuration.textFilter)): \(result.hits.map(\.id).sorted()) != \(bySet.sorted())")
+        }
+    }
 }
 
 /// What the engine relies on in an accepted expression.

@@ -128,6 +128,44 @@ struct CollectionEndpointsTests {
         #expect((hits.last?["distance"] as? Double).map { abs($0 - 11_120) < 50 } == true, "\(hits)")
     }
 
+    /// A live `result` event's brand counts (`facets`) and price range (`stats`).
+    func brandsAndPrices(_ event: TestEvent?) throws -> (brands: [String: Int], prices: [String: Double]) {
+        let event = try #require(event)
+        #expect(event.event == "result")
+        let result = try #require(JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any])
+        let brands = try #require((result["facets"] as? [String: [String: Int]])?["brand"])
+        return (brands, try #require((result["stats"] as? [String: [String: Double]])?["price"]))
+    }
+
+    func brands(_ event: TestEvent?) throws -> [String: Int] { try brandsAndPrices(event).brands }
+
+    @Test func aLiveFilteredQueryPushesNewFacetCountsOnlyWhenTheyChange() async throws {
+        try await shop()
+        let live = try await client.stream("/collections/shop/search/live?q=&filter=tags%20%3D%20sale&facets=brand,price")
+        #expect(live.head.status == .ok)
+        #expect(try brands(await live.next()) == ["Acme": 2])
+        // Writes are applied and pushed in order: had a write before the last sent a result, it
+        // would be the next event. A document outside the filter (no `sale` tag) alters nothing;
+        // the same document written again unchanged is inside it but alters nothing either.
+        #expect(try await send(.put, "/collections/shop/documents/d", #"{"title": "Green hat", "brand": "Zeta", "tags": ["new"], "price": 5}"#).status == .noContent)
+        #expect(try await send(.put, "/collections/shop/documents/a", #"{"sku": "a", "title": "Red shoe", "brand": "Acme", "tags": ["sale"], "price": 10, "lat": 48.85, "lon": 2.35}"#).status == .noContent)
+        #expect(try await send(.put, "/collections/shop/documents/e", #"{"title": "Grey hat", "brand": "Zeta", "tags": ["sale"], "price": 40}"#).status == .noContent)
+        let added = try brandsAndPrices(await live.next())
+        #expect(added.brands == ["Acme": 2, "Zeta": 1])
+        #expect(added.prices == ["min": 10, "max": 40])
+        // A document moved out of the filter and one whose brand changed: their counts move.
+        #expect(try await send(.put, "/collections/shop/documents/b", #"{"title": "Blue shoe", "brand": "Acme", "tags": ["new"], "price": 30}"#).status == .noContent)
+        #expect(try brands(await live.next()) == ["Acme": 1, "Zeta": 1])
+        #expect(try await send(.put, "/collections/shop/documents/a", #"{"title": "Red shoe", "brand": "Zeta", "tags": ["sale"], "price": 10}"#).status == .noContent)
+        #expect(try brands(await live.next()) == ["Zeta": 2])
+        #expect(try await send(.delete, "/collections/shop/documents/d").status == .noContent)  // outside: nothing
+        #expect(try await send(.delete, "/collections/shop/documents/e").status == .noContent)
+        let deleted = try brandsAndPrices(await live.next())
+        #expect(deleted.brands == ["Zeta": 1])
+        #expect(deleted.prices == ["min": 10, "max": 10])
+        live.cancel()
+    }
+
     @Test func aBadFilterIsA400ProblemWithItsPosition() async throws {
         try await shop()
         let response = try await send(.get, "/collections/shop/search?q=&filter=price%20%3E")

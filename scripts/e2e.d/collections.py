@@ -84,6 +84,31 @@ def shop_documents():
     return documents
 
 
+def destination(origin, meters, bearing):
+    """The point `meters` from `origin` on `bearing` degrees (a great circle), longitude in -180...180."""
+    d, b = meters / EARTH_RADIUS, math.radians(bearing)
+    lat1, lng1 = math.radians(origin[0]), math.radians(origin[1])
+    lat2 = math.asin(math.sin(lat1) * math.cos(d) + math.cos(lat1) * math.sin(d) * math.cos(b))
+    lng2 = lng1 + math.atan2(math.sin(b) * math.sin(d) * math.cos(lat1), math.cos(d) - math.sin(lat1) * math.sin(lat2))
+    return math.degrees(lat2), (math.degrees(lng2) + 540) % 360 - 180
+
+
+# Near Fiji, 0.5° west of the antimeridian: a radius around it reaches across.
+ANTIMERIDIAN_CENTER = (-17.3, 179.5)
+
+
+def antimeridian_documents(radius):
+    """Stores around ANTIMERIDIAN_CENTER: east across the antimeridian just inside and just outside
+    `radius`, west well inside, north just outside."""
+    places = {"am-east-in": (radius * (1 - EDGE), 90), "am-east-out": (radius * (1 + EDGE), 90),
+              "am-west-in": (radius * 0.5, 270), "am-north-out": (radius * (1 + EDGE), 0)}
+    documents = []
+    for sku, (meters, bearing) in places.items():
+        lat, lon = destination(ANTIMERIDIAN_CENTER, meters, bearing)
+        documents.append({"sku": sku, "title": "Antimeridian store", "brand": "Edge", "category": "edge", "lat": lat, "lon": lon})
+    return documents
+
+
 def edge_documents(radius):
     """Two stores at the edge of `radius` around CENTER: just inside and just outside."""
     inside, outside = north_of(CENTER, radius * (1 - EDGE)), north_of(CENTER, radius * (1 + EDGE))
@@ -401,6 +426,7 @@ def filters(e):
     e.require("a sort with a bad direction is a 400", e.problem(e.search(sort="price:up"), 400))
     e.require("limit above search.maxLimit (250) is a 400", e.problem(e.search(limit=251), 400))
     e.require("a negative offset is a 400", e.problem(e.search(offset=-1), 400))
+    e.require("offset above search.maxOffset (10000) is a 400", e.problem(e.search(offset=10001), 400))
     e.require("a search of a missing collection is a 404 problem", e.problem(e.search("nope"), 404))
 
 
@@ -474,6 +500,24 @@ def geo(e):
     answer = e.search(sort=f"_geoPoint({CENTER[0]}, {CENTER[1]}):desc", limit=3)
     farthest = [sku for sku, _ in sorted(located.items(), key=lambda x: -haversine(CENTER, x[1]))][:3]
     e.require("sort _geoPoint desc: farthest first (no location last)", [h["id"] for h in answer.json["hits"]] == farthest, answer)
+    radius = 200_000
+    across = antimeridian_documents(radius)
+    answer = e.ndjson("shop", across)
+    e.require("the stores around the antimeridian are imported", answer.status == 200 and answer.json["created"] == 4, answer)
+    e.require("they lie on both sides of it", sorted(d["lon"] > 0 for d in across) == [False, False, True, True],
+              [d["lon"] for d in across])
+    located = {d["sku"]: (d["lat"], d["lon"]) for d in across}
+    center = f"{ANTIMERIDIAN_CENTER[0]}, {ANTIMERIDIAN_CENTER[1]}"
+    answer = e.search(filter=f"_geoRadius({center}, {radius}) AND category = edge", sort=f"_geoPoint({center}):asc", limit=250)
+    hits = (answer.json or {}).get("hits", [])
+    expected = [sku for sku, p in sorted(located.items(), key=lambda x: haversine(ANTIMERIDIAN_CENTER, x[1]))
+                if haversine(ANTIMERIDIAN_CENTER, p) <= radius]
+    e.require("_geoRadius across the antimeridian: the store just inside across it found, those just outside not, nearest first",
+              [h["id"] for h in hits] == expected == ["am-west-in", "am-east-in"], [h["id"] for h in hits])
+    e.require("their distances are haversine's", all(abs(h["distance"] - haversine(ANTIMERIDIAN_CENTER, located[h["id"]])) <= 2 for h in hits),
+              [(h["id"], h.get("distance"), round(haversine(ANTIMERIDIAN_CENTER, located[h["id"]]))) for h in hits])
+    for sku in located:
+        e.call("DELETE", f"/collections/shop/documents/{sku}")
     answer = e.search(filter="_geoBoundingBox([10, 170], [-10, -170])", limit=250)
     e.require("_geoBoundingBox across the antimeridian: lng 175 and -175 in, 160 and -160 out",
               sorted(h["id"] for h in answer.json["hits"]) == ["s20", "s21"], answer)

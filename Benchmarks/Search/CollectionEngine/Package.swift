@@ -3,6 +3,8 @@ import PackageDescription
 
 // Figures of the collections engine on generated documents shaped like file paths.
 // Run: cd Benchmarks/Search/CollectionEngine && swift build -c release && .build/release/CollectionEngineBenchmark [documents]
+// ContentsQueries: the queries of Benchmarks/Collections/keystroke-vs-peers on the Contents documents,
+// the engine alone: .build/release/ContentsQueries [DIR] [LIMIT] [ROUNDS]
 let package = Package(
     name: "CollectionEngineBenchmark",
     dependencies: [
@@ -12,6 +14,10 @@ let package = Package(
         .executableTarget(
             name: "CollectionEngineBenchmark",
             dependencies: [.product(name: "Search", package: "Signalbox")]
-        )
+        ),
+        .executableTarget(
+            name: "ContentsQueries",
+            dependencies: [.product(name: "Search", package: "Signalbox")]
+        ),
     ]
 )

@@ -49,6 +49,8 @@ public struct Settings: Sendable, Equatable {
     public var collectionsMaxValueBytes = 8_192
     /// Largest `limit` of a collection search.
     public var searchMaxLimit = 250
+    /// Largest `offset` of a collection search.
+    public var searchMaxOffset = 10_000
     /// Most facets one collection search may ask for.
     public var searchMaxFacets = 10
     /// Values counted per string facet (the most frequent).

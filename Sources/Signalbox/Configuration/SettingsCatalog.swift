@@ -79,6 +79,8 @@ public enum SettingsCatalog {
             int("collections.maxValueBytes", \.collectionsMaxValueBytes, 16...1 << 20, defaults,
                 "Longest string value of a document's field, in bytes (422 beyond)"),
             int("search.maxLimit", \.searchMaxLimit, 1...1_000, defaults, "Largest limit of a collection search (400 beyond)"),
+            int("search.maxOffset", \.searchMaxOffset, 0...10_000, defaults,  // the engine clamps at CollectionQuery.Limits.maxOffset
+                "Largest offset of a collection search (400 beyond)"),
             int("search.maxFacets", \.searchMaxFacets, 0...100, defaults, "Most facets one collection search may ask for (400 beyond)"),
             int("search.facetValues", \.searchFacetValues, 1...1_000, defaults, "Values counted per string facet (the most frequent)"),
             int("search.filterMaxLength", \.searchFilterMaxLength, 16...1 << 20, defaults, "Longest filter, in bytes (400 beyond)"),

@@ -6,7 +6,7 @@ import Search
 struct CollectionQueryParameters: Sendable {
     /// `search.maxLimit` (default 250).
     var maxLimit = 250
-    /// `search.maxOffset`.
+    /// `search.maxOffset` (default 10,000; the engine's bound is `CollectionQuery.Limits.maxOffset`).
     var maxOffset = 10_000
     /// `search.filterMaxLength` bytes, `search.filterMaxDepth` levels of nesting.
     var filterMaxLength = FilterParser.defaultMaxLength

@@ -37,7 +37,7 @@ extension Settings {
 
     var collectionQueryParameters: CollectionQueryParameters {
         CollectionQueryParameters(
-            maxLimit: searchMaxLimit, filterMaxLength: searchFilterMaxLength, filterMaxDepth: searchFilterMaxDepth,
+            maxLimit: searchMaxLimit, maxOffset: searchMaxOffset, filterMaxLength: searchFilterMaxLength, filterMaxDepth: searchFilterMaxDepth,
             maxFacets: searchMaxFacets, facetValues: searchFacetValues)
     }
 

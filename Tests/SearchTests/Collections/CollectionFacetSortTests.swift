@@ -76,6 +76,59 @@ import Testing
         }
     }
 
+    /// Number facets are counted two ways (a walk of the column's value order for many matches, a
+    /// sort of the matches' values for few), per segment, then merged: each must give the counts
+    /// and stats a plain count over the documents gives.
+    @Test func numberFacetsAgreeWithACountOverTheDocuments() {
+        let documents = (0..<600).map { (i: Int) -> CollectionDocument in
+            let tags = i % 50 == 0 ? ["rare"] : ["common"]
+            let price: Double? = i % 9 == 0 ? nil : Double(i % 31) * 0.5 - 3
+            return F.product("\(i)", title: "Thing \(i % 5)", tags: tags, price: price)
+        }
+        var configuration = CollectionIndex.Configuration()
+        configuration.recentSegmentDocuments = 16
+        let index = CollectionIndex(schema: F.products, documents: Array(documents[..<400]), configuration: configuration)
+        let changes: [CollectionChange] = documents[400...].map { CollectionChange.upsert($0) } + [.delete(id: "7"), .delete(id: "450")]
+        index.apply(changes)
+        #expect(index.segmentCount > 1)
+        let live = documents.filter { $0.id != "7" && $0.id != "450" }
+        func price(_ document: CollectionDocument) -> Double {
+            if case .number(let price)? = document.values[4] { return price }
+            return -.infinity
+        }
+        func tags(_ document: CollectionDocument) -> [String] {
+            if case .strings(let list)? = document.values[1] { return list }
+            return []
+        }
+        func expected(_ passes: (CollectionDocument) -> Bool) -> (counts: [String: Int], stats: FacetStats?) {
+            var counts: [Double: Int] = [:]
+            for document in live where passes(document) {
+                let value = price(document)
+                if value.isFinite { counts[value, default: 0] += 1 }
+            }
+            let stats = counts.keys.min().map { FacetStats(min: $0, max: counts.keys.max()!) }
+            return (Dictionary(uniqueKeysWithValues: counts.map { (FacetCounter.format($0.key), $0.value) }), stats)
+        }
+        let cases: [(CollectionQuery, (CollectionDocument) -> Bool)] = [
+            (CollectionQuery(facets: ["price"]), { _ in true }),  // every document: the column walked
+            (CollectionQuery(filter: .compare(field: "tags", .equal, .string("rare")), facets: ["price"]), { tags($0) == ["rare"] }),  // few: sorted
+            (CollectionQuery(filter: .compare(field: "tags", .equal, .string("common")), facets: ["price"]), { tags($0) == ["common"] }),
+            (CollectionQuery(text: "thing", filter: .compare(field: "price", .greater, .number(5)), facets: ["price"]), { price($0) > 5 }),
+            (CollectionQuery(text: "thing", filter: .compare(field: "price", .equal, .number(-1)), facets: ["price"]), { price($0) == -1 }),
+            (CollectionQuery(text: "thing", facets: ["price"]), { _ in true }),
+        ]
+        for (query, passes) in cases {
+            let result = index.search(query)
+            let (counts, stats) = expected(passes)
+            let got = Dictionary(uniqueKeysWithValues: (result.facets["price"] ?? []).map { ($0.value, $0.count) })
+            #expect(got == counts, "\(query)")
+            #expect(result.stats["price"] == stats, "\(query)")
+            // Most frequent first, then by value.
+            let listed = result.facets["price"] ?? []
+            #expect(zip(listed, listed.dropFirst()).allSatisfy { $0.count >= $1.count }, "\(query)")
+        }
+    }
+
     @Test func segmentsGiveTheSameResultsAsOneBuild() {
         let colors = ["red", "blue", "green"]
         let documents = (0..<400).map { (i: Int) -> CollectionDocument in

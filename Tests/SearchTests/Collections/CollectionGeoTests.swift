@@ -89,6 +89,39 @@ import Testing
         }
     }
 
+    /// Haversine written out here (the test's own), same mean radius as the engine.
+    static func haversine(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+        let r = Double.pi / 180
+        let dLat = (b.0 - a.0) * r, dLng = (b.1 - a.1) * r
+        let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.0 * r) * cos(b.0 * r) * sin(dLng / 2) * sin(dLng / 2)
+        return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
+    }
+
+    @Test func nearestFirstAcrossTheAntimeridianWithHaversineDistances() throws {
+        var random = Generator(state: 7)
+        // Points within about 600 km of a center 0.2° west of the antimeridian, on both sides of it.
+        let center = (-16.5, 179.8)
+        let points = (0..<300).map { _ in (center.0 + random.next() * 10 - 5, (center.1 + random.next() * 10 - 5 + 540).truncatingRemainder(dividingBy: 360) - 180) }
+        let documents = points.enumerated().map { F.product("\($0.offset)", title: "P", store: $0.element) }
+        let index = CollectionIndex(schema: F.products, documents: documents)
+        let point = GeoPoint(latitude: center.0, longitude: center.1)
+        let byDistance = points.indices.sorted { Self.haversine(center, points[$0]) < Self.haversine(center, points[$1]) }
+        let result = index.search(CollectionQuery(sort: [.distance(from: point, descending: false)], limit: 50))
+        #expect(result.hits.map(\.id) == byDistance.prefix(50).map { "\($0)" })
+        for hit in result.hits {
+            let expected = Self.haversine(center, points[Int(hit.id)!])
+            let distance = try #require(hit.distance)
+            #expect(abs(distance - expected) <= 1e-6 * max(1, expected), "\(hit.id): \(distance) != \(expected)")
+        }
+        #expect(result.hits.contains { points[Int($0.id)!].1 < 0 } && result.hits.contains { points[Int($0.id)!].1 > 0 })
+        // A radius reaching across: every point within it by haversine, with its distance.
+        let radius = 300_000.0
+        let within = index.search(CollectionQuery(filter: .geoRadius(center: point, meters: radius), limit: 1_000))
+        let expected = Set(points.indices.filter { Self.haversine(center, points[$0]) <= radius }.map { "\($0)" })
+        #expect(Set(within.hits.map(\.id)) == expected && within.total == expected.count)
+        #expect(within.hits.allSatisfy { ($0.distance ?? .infinity) <= radius })
+    }
+
     @Test func boundingBoxAcrossTheAntimeridian() {
         let index = CollectionIndex(schema: F.products, documents: CollectionFilterTests.documents)
         let box = FilterExpression.geoBoundingBox(topLeft: GeoPoint(latitude: 0, longitude: 170), bottomRight: GeoPoint(latitude: -30, longitude: -170))

@@ -15,6 +15,8 @@ final class CollectionSegment: Sendable {
     let text: SegmentText
     /// One per declared field, in schema order.
     let columns: [FieldColumn]
+    /// The sets of the filters queries asked of this segment lately.
+    let filterSets = FilterSetCache()
 
     /// Indexes `documents` (ids unique; any order).
     init(_ unordered: [CollectionDocument], layout: SchemaLayout) {

@@ -63,7 +63,7 @@ struct CollectionSearch {
                     }
                     continue
                 }
-                var matches = filter?.documents(count: segment.count) ?? .all(capacity: segment.count)
+                var matches = filterDocuments(filter, of: segment) ?? .all(capacity: segment.count)
                 if part.deletedCount > 0 { matches.subtract(part.deleted) }
                 if filter != nil, !facets.isEmpty { facets.add(matches) }
                 if sort.isEmpty {
@@ -138,7 +138,8 @@ struct CollectionSearch {
     /// admits documents, later words rank them), skipping deleted ones and those the filter
     /// refuses. The filter is evaluated once as a set (then a bit test per posting) when that
     /// costs less than testing each posting of the first word (a test of a document reads its
-    /// columns at random: counted as 8 set steps); otherwise per document admitted.
+    /// columns at random: counted as 8 set steps), or is taken from the segment's cache;
+    /// otherwise per document admitted.
     private func matchText(_ part: CollectionSnapshot.Part, filter: SegmentFilter?, accumulator: inout Accumulator, scratch: SearchScratch) {
         let text = part.segment.text
         let missing = UInt64(words.count - 1)
@@ -148,12 +149,14 @@ struct CollectionSearch {
             let postings = wordMatches[0].reduce(0) { $0 + text.postingStarts[$1.terms.upperBound] - text.postingStarts[$1.terms.lowerBound] }
             let asSet: Bool
             switch textFilter {
-            case .byCost: asSet = filter.setCost(count: part.segment.count) < postings * 8
+            case .byCost:
+                // A set a recent query left in the segment's cache costs only its masking.
+                let cached = query.filter.map { part.segment.filterSets.contains($0) } ?? false
+                asSet = (cached ? part.segment.count / 64 : filter.setCost(count: part.segment.count)) < postings * 8
             case .perDocument: asSet = false
             case .asSet: asSet = true
             }
-            if asSet {
-                var set = filter.documents(count: part.segment.count)
+            if asSet, var set = filterDocuments(filter, of: part.segment) {
                 if part.deletedCount > 0 { set.subtract(part.deleted) }
                 filterSet = set
             }
@@ -186,6 +189,13 @@ struct CollectionSearch {
                 if index == 0, accumulator.touchedCount == 0 { return }
             }
         }
+    }
+
+    /// The documents of `segment` passing the query's filter (`filter`, compiled for it), deleted
+    /// ones included; from the segment's cache when a recent query had the same filter.
+    private func filterDocuments(_ filter: SegmentFilter?, of segment: CollectionSegment) -> DocumentSet? {
+        guard let filter, let expression = query.filter else { return nil }
+        return segment.filterSets.documents(for: expression) { filter.documents(count: segment.count) }
     }
 
     /// The sort keys, then relevance: the key's tier, then rank (higher first, missing last), then id.

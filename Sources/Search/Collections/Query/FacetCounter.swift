@@ -2,7 +2,9 @@
 /// segment (in the pass that finds the matches), and the range of number fields.
 ///
 /// Strings are counted by value id into an array per segment; values are merged by folded text
-/// only when several segments contribute, and only the `limit` most frequent are sorted.
+/// only when several segments contribute, and only the `limit` most frequent are sorted. Numbers
+/// are counted as runs of equal values: from the column's value order when the matches are many
+/// (a walk of the column, no sort), else by sorting the matches' values.
 struct FacetCounter {
     private enum Target {
         case strings(field: Int)
@@ -26,7 +28,8 @@ struct FacetCounter {
     private let targets: [Target]
     private var strings: [[SegmentCounts]]
     private var booleans: [(false: Int, true: Int)]
-    private var numbers: [[Double]]
+    /// Per number field, (value, count) runs, each segment's ascending.
+    private var numbers: [[(value: Double, count: Int)]]
     private var segment: CollectionSegment?
 
     init(_ facets: [String], layout: SchemaLayout) {
@@ -61,10 +64,10 @@ struct FacetCounter {
         }
     }
 
-    /// Counts matching documents of the current segment.
-    mutating func add(_ documents: UnsafeBufferPointer<UInt32>) {
+    /// Counts matching documents of the current segment (into the targets `only` lists, or all).
+    mutating func add(_ documents: UnsafeBufferPointer<UInt32>, only: Set<Int>? = nil) {
         guard let segment else { return }
-        for (index, target) in targets.enumerated() {
+        for (index, target) in targets.enumerated() where only?.contains(index) ?? true {
             switch segment.columns[target.field] {
             case .strings(let column):
                 let last = strings[index].count - 1
@@ -78,8 +81,22 @@ struct FacetCounter {
                     }
                 }
             case .numbers(let column):
-                column.values.withUnsafeBufferPointer { values in
-                    for d in documents where !values[Int(d)].isNaN { numbers[index].append(values[Int(d)]) }
+                if Self.walksOrder(matches: documents.count, column: column) {
+                    addRuns(of: column, to: index, passing: DocumentSet(capacity: segment.count, documents))
+                } else {
+                    var values: [Double] = []
+                    values.reserveCapacity(documents.count)
+                    column.values.withUnsafeBufferPointer { all in
+                        for d in documents where !all[Int(d)].isNaN { values.append(all[Int(d)]) }
+                    }
+                    values.sort()
+                    for value in values {
+                        if let last = numbers[index].last, last.value == value {
+                            numbers[index][numbers[index].count - 1].count += 1
+                        } else {
+                            numbers[index].append((value, 1))
+                        }
+                    }
                 }
             case .booleans(let column):
                 var counts = (false: 0, true: 0)
@@ -99,18 +116,57 @@ struct FacetCounter {
         }
     }
 
-    /// Counts the documents of `set` in the current segment.
-    mutating func add(_ set: DocumentSet) {
+    /// Whether counting a number column's values over `matches` documents costs less as a walk of
+    /// the column's value order (one bit test a value) than as a sort of the matches' values
+    /// (about log₂ of them compares each, counted as 16).
+    private static func walksOrder(matches: Int, column: NumberColumn) -> Bool {
+        matches * 16 >= column.order.count
+    }
+
+    /// Adds the runs of the values of `column` whose documents `passing` holds: a walk of the
+    /// column's value order, so the runs come out ascending without a sort.
+    private mutating func addRuns(of column: NumberColumn, to index: Int, passing: DocumentSet?) {
+        column.values.withUnsafeBufferPointer { values in
+            var runValue = Double.nan, runCount = 0
+            for d in column.order where passing?.contains(d) ?? true {
+                let value = values[Int(d)]
+                if value == runValue {
+                    runCount += 1
+                } else {
+                    if runCount > 0 { numbers[index].append((runValue, runCount)) }
+                    runValue = value
+                    runCount = 1
+                }
+            }
+            if runCount > 0 { numbers[index].append((runValue, runCount)) }
+        }
+    }
+
+    /// Counts the documents of `set` in the current segment (`count` of them, if known).
+    mutating func add(_ set: DocumentSet, count: Int? = nil) {
+        guard let segment else { return }
+        let count = count ?? set.count
+        // Number fields from the set itself when it is large; the other fields document by document.
+        var perDocument: [Int] = []
+        for (index, target) in targets.enumerated() {
+            if case .numbers(let column) = segment.columns[target.field], Self.walksOrder(matches: count, column: column) {
+                addRuns(of: column, to: index, passing: set)
+            } else {
+                perDocument.append(index)
+            }
+        }
+        guard !perDocument.isEmpty else { return }
+        let only = perDocument.count == targets.count ? nil : Set(perDocument)
         var documents: [UInt32] = []
         documents.reserveCapacity(min(set.capacity, 65_536))
         set.forEach { d in
             documents.append(d)
             if documents.count == 65_536 {
-                documents.withUnsafeBufferPointer { add($0) }
+                documents.withUnsafeBufferPointer { add($0, only: only) }
                 documents.removeAll(keepingCapacity: true)
             }
         }
-        documents.withUnsafeBufferPointer { add($0) }
+        documents.withUnsafeBufferPointer { add($0, only: only) }
     }
 
     /// Counts every document of the current segment but `deleted`: from the columns' sizes, not
@@ -128,7 +184,7 @@ struct FacetCounter {
                     }
                 }
             case .numbers(let column):
-                for d in column.order where deletedCount == 0 || !deleted.contains(d) { numbers[index].append(column.values[Int(d)]) }
+                addRuns(of: column, to: index, passing: deletedCount == 0 ? nil : deleted.complement())
             case .booleans(let column):
                 var trues = column.trueDocuments, falses = column.falseDocuments
                 if deletedCount > 0 {
@@ -156,10 +212,14 @@ struct FacetCounter {
                 if counts.true > 0 { list.append(FacetCount(value: "true", count: counts.true)) }
                 facets[name] = Array(list.sorted { $0.count > $1.count }.prefix(limit))  // stable: false before true on ties
             case .numbers:
-                let values = numbers[index].sorted()
+                // Each segment's runs are ascending: sorted (then merged) only when several segments gave some.
+                var segmentRuns = numbers[index]
+                if zip(segmentRuns, segmentRuns.dropFirst()).contains(where: { $0.value >= $1.value }) {
+                    segmentRuns.sort { $0.value < $1.value }
+                }
                 var runs: [(value: Double, count: Int)] = []
-                for value in values {
-                    if let last = runs.last, last.value == value { runs[runs.count - 1].count += 1 } else { runs.append((value, 1)) }
+                for run in segmentRuns {
+                    if let last = runs.last, last.value == run.value { runs[runs.count - 1].count += run.count } else { runs.append(run) }
                 }
                 // Runs are in value order: the position breaks count ties.
                 var heap = BoundedHeap<(count: Int, position: Int)>(capacity: limit)
@@ -168,7 +228,7 @@ struct FacetCounter {
                 }
                 for (position, run) in runs.enumerated() { heap.offer((run.count, position), precedes: precedes) }
                 facets[name] = heap.sorted(by: precedes).map { FacetCount(value: Self.format(runs[$0.position].value), count: $0.count) }
-                if let first = values.first, let last = values.last { stats[name] = FacetStats(min: first, max: last) }
+                if let first = runs.first, let last = runs.last { stats[name] = FacetStats(min: first.value, max: last.value) }
             }
         }
         return (facets, stats)
