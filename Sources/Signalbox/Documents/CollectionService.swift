@@ -132,7 +132,7 @@ final class CollectionService: Sendable {
         let (limits, store, applier) = (self.limits, self.store, self.applier)
         return ImportSession(
             format: format, schema: collection.schema, limits: limits.document, batchSize: limits.importBatch,
-            exists: { collection.index.document(id: $0) != nil }
+            exists: { collection.index.contains(id: $0) }
         ) { documents in
             if collection.index.count + documents.count > limits.maxDocuments {
                 throw CollectionError.tooManyDocuments(collection: name, limit: limits.maxDocuments)
