@@ -37,8 +37,10 @@ actor ImportSession {
     private let decoder: CollectionDocumentDecoder
     private let batchSize: Int
     private let exists: @Sendable (String) -> Bool
-    /// Commits one batch durably and applies it; returns the batch's last sequence number.
+    /// Commits one batch durably and hands it to the index; returns the batch's last sequence number.
     private let commit: @Sendable ([CollectionDocument]) async throws -> Int64
+    /// Returns once every change up to the given sequence number is applied (searchable).
+    private let applied: @Sendable (Int64) async throws -> Void
     private var ndjson = NDJSONLineReader()
     private var csv = CSVRecordReader()
     private var csvBuilder: CSVDocumentBuilder?
@@ -51,7 +53,8 @@ actor ImportSession {
 
     init(
         format: Format, schema: CollectionSchema, limits: CollectionDocumentLimits, batchSize: Int,
-        exists: @escaping @Sendable (String) -> Bool, commit: @escaping @Sendable ([CollectionDocument]) async throws -> Int64
+        exists: @escaping @Sendable (String) -> Bool, commit: @escaping @Sendable ([CollectionDocument]) async throws -> Int64,
+        applied: @escaping @Sendable (Int64) async throws -> Void = { _ in }
     ) {
         self.format = format
         self.schema = schema
@@ -59,6 +62,7 @@ actor ImportSession {
         self.batchSize = max(batchSize, 1)
         self.exists = exists
         self.commit = commit
+        self.applied = applied
     }
 
     /// Parses `chunk`; commits a batch whenever one is full.
@@ -77,6 +81,7 @@ actor ImportSession {
         }
         try await flush()
         try await settle()
+        if report.lastSequence > 0 { try await applied(report.lastSequence) }
         return report
     }
 

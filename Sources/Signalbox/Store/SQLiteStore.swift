@@ -38,9 +38,14 @@ final class SQLiteStore: DocumentStore {
 
     func snapshot() async throws -> StoreSnapshot {
         try await database.read { db in
-            let documents = try Row.fetchAll(
-                db, sql: "SELECT collection, id, body, sequence FROM document ORDER BY sequence"
-            ).map { StoredChange(collection: $0["collection"], id: $0["id"], body: $0["body"], sequence: $0["sequence"]) }
+            // Read through a cursor by column index: a million rows at start, with no array of rows
+            // beside the changes and no column looked up by name per row.
+            var documents: [StoredChange] = []
+            documents.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document") ?? 0)
+            let rows = try Row.fetchCursor(db, sql: "SELECT collection, id, body, sequence FROM document ORDER BY sequence")
+            while let row = try rows.next() {
+                documents.append(StoredChange(collection: row[0], id: row[1], body: row[2], sequence: row[3]))
+            }
             let meta = try Row.fetchOne(db, sql: "SELECT epoch, head FROM meta")
             let recent = try Row.fetchAll(
                 db, sql: "SELECT collection, kind, id, body, sequence FROM change ORDER BY sequence DESC LIMIT ?", arguments: [history]
