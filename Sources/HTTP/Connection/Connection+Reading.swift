@@ -17,7 +17,7 @@ extension Connection {
                 if case .lingering = state { continue }
                 if !acceptsRequestBytes { continue }
                 consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                if input.isPaused || isClosed { return }
+                if input.holdsReads || isClosed { return }
                 // A short read drained the socket. But a reset that came with these bytes raises
                 // no further readiness, so after a hangup, and mid-request (where no answer's write
                 // would find out), read on until the read fails: otherwise a client that sent half
@@ -57,7 +57,7 @@ extension Connection {
     func readBufferedInputLater() {
         host.queue.async { [self] in
             if case .closed = state { return }
-            if !input.isPaused { readable() }
+            if !input.holdsReads { readable() }
         }
     }
 
@@ -104,9 +104,21 @@ extension Connection {
             if head.expectContinue {
                 exchange.output += Self.continueLine
             }
+            if head.framing != .none, head.framing != .contentLength(0),
+                let rule = host.configuration.limits.streamedBody(method: head.request.method.rawValue, path: head.request.path) {
+                // Its handler runs now and reads the body as it comes.
+                exchange.bodyStream = RequestBodyStream(maxBufferedBytes: rule.maxBufferedBytes)
+                if !head.keepAlive || draining { exchange.closeAfter = true }
+                dispatch(exchange)
+            }
         case .body(let bytes):
-            if let reading {
-                if reading.body.isEmpty { reading.body = bytes } else { reading.body += bytes }
+            guard let reading else { return }
+            if let stream = reading.bodyStream {
+                if stream.append(bytes) { holdReads(for: stream) }
+            } else if reading.body.isEmpty {
+                reading.body = bytes
+            } else {
+                reading.body += bytes
             }
         case .end:
             guard let exchange = reading else { return }
@@ -116,7 +128,32 @@ extension Connection {
                 exchange.closeAfter = true
                 input.stopsRequests = true
             }
+            if let stream = exchange.bodyStream {
+                // Its handler is running already: the body is whole.
+                input.bodyIsFull = false
+                stream.finish()
+                if exchange.closeAfter && exchange.finished && !exchanges.contains(where: { $0 === exchange }) {
+                    // Answered before its body's end, by a request that closes the connection.
+                    writer.closeWhenWritten = true
+                }
+                return
+            }
             dispatch(exchange)
+        }
+    }
+
+    /// A streamed body's handler has `RequestBodyStream.maxBufferedBytes` unread: the socket is not
+    /// read (TCP slows the client) until it has read half of them. The body timeout does not run meanwhile.
+    private func holdReads(for stream: RequestBodyStream) {
+        input.bodyIsFull = true
+        stream.holdReads { [weak self] in
+            guard let self else { return }
+            self.host.queue.async {
+                guard self.input.bodyIsFull, case .open = self.state else { return }
+                self.input.bodyIsFull = false
+                self.clock.restart(at: MonotonicClock.nanoseconds())
+                self.readBufferedInputLater()
+            }
         }
     }
 
@@ -125,7 +162,9 @@ extension Connection {
     private func dispatch(_ exchange: Exchange) {
         guard let head = exchange.head else { return }
         exchange.requestID = Self.requestID(from: head.request.headerFields) ?? host.nextRequestID()
-        let request = Request(head: head.request, version: head.version, body: exchange.body, id: exchange.requestID, remoteAddress: remote)
+        let request = Request(
+            head: head.request, version: head.version, body: exchange.body, streamedBody: exchange.bodyStream, id: exchange.requestID,
+            remoteAddress: remote)
         exchange.body = []
         let sink = ResponseSink(channel: self, exchange: exchange)
         exchange.sink = sink
@@ -147,8 +186,14 @@ extension Connection {
     func failRequest(status: HTTPResponse.Status, detail: String) {
         input.stopsRequests = true
         if let broken = reading {
-            // The broken request's exchange gets the error; its handler never ran.
             reading = nil
+            if let stream = broken.bodyStream {
+                // Its handler runs already: its body ends in this error; its answer is not sent.
+                input.bodyIsFull = false
+                stream.fail(.refused(status: Int(status.code), reason: detail))
+                broken.retire(cancelling: true)
+            }
+            // The broken request's exchange gets the error.
             exchanges.removeAll { $0 === broken }
         }
         let exchange = Exchange(head: nil, started: MonotonicClock.nanoseconds())

@@ -8,6 +8,11 @@ extension Connection {
         exchange.responded = true
         exchange.finished = true
         exchange.sink?.release()
+        if exchange === reading, let stream = exchange.bodyStream {
+            // Answered before its streamed body's end: the rest is read and dropped (a read held
+            // for it resumes through the stream).
+            stream.abandon()
+        }
         if draining || exchange.head == nil { exchange.closeAfter = true }
         let bytes = host.encoder.encode(response, for: exchange)
         if exchange.output.isEmpty { exchange.output = bytes } else { exchange.output += bytes }

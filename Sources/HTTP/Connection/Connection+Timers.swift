@@ -24,12 +24,13 @@ extension Connection {
             abort(reason: "write timeout")
             return
         }
-        if !input.stopsRequests && readTimeoutPassed(now: now, settings: settings) {
+        // A body held back for its handler (`bodyIsFull`) is the server's wait, not the client's.
+        if !input.stopsRequests && !input.bodyIsFull && readTimeoutPassed(now: now, settings: settings) {
             // After a stall of the process (SIGSTOP, a paused VM) the sweep can run before the
             // poller's report of bytes that came meanwhile: read them first, so that a timeout
             // counts from when the server could see them (a request that came whole is answered,
             // and the first bytes of a head start its timeout instead of closing it unanswered).
-            if !input.isPaused { readable() }
+            if !input.holdsReads { readable() }
             if case .open = state, !input.stopsRequests, readTimeoutPassed(now: MonotonicClock.nanoseconds(), settings: settings) {
                 switch clock.phase {
                 case .head:

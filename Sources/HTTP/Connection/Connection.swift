@@ -118,6 +118,8 @@ final class Connection: ResponseChannel, @unchecked Sendable {
         state = .closed
         let cancelled = exchanges
         exchanges.removeAll()
+        // A streamed body's handler learns that the rest will not come.
+        reading?.bodyStream?.fail(.connectionClosed)
         reading = nil
         for exchange in cancelled {
             if exchange.isStream && exchange.responded && !exchange.finished { host.streamClosed() }
@@ -141,7 +143,7 @@ final class Connection: ResponseChannel, @unchecked Sendable {
         if readiness.hangup { input.peerHungUp = true }
         if readiness.inputClosed { input.peerClosedInput = true }
         if readiness.readable || readiness.hangup {
-            if !input.isPaused {
+            if !input.holdsReads {
                 readable()
             } else if readiness.hangup {
                 // Paused at the pipelining bound: nothing more will be read, and the peer is gone.

@@ -10,6 +10,8 @@ package final class Exchange {
     let head: RequestHead?
     let started: UInt64
     var body: [UInt8] = []
+    /// The body as it arrives, for a route that streams it: the handler was called at the head.
+    var bodyStream: RequestBodyStream?
     var requestID = ""
     /// Route pattern for metrics and logs.
     var route = "unmatched"

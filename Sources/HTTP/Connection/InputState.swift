@@ -10,6 +10,8 @@ struct InputState {
     var stopsRequests = false
     /// Paused at the pipelining bound; the read resumes when the oldest request is answered.
     var isPaused = false
+    /// A streamed body's handler has as much unread as it may: the read resumes when it reads on.
+    var bodyIsFull = false
     /// The poller reported a reset or a hangup: reads go on until one fails.
     var peerHungUp = false
     /// The poller reported that the peer closed its sending side: the end of input waits to be read.
@@ -18,4 +20,7 @@ struct InputState {
     var readWantsWrite = false
     /// A read is being handled: answers made meanwhile are queued and written once it is done.
     var inReadHandler = false
+
+    /// Whether the socket is left unread for now (either bound above).
+    var holdsReads: Bool { isPaused || bodyIsFull }
 }

@@ -15,8 +15,11 @@ public struct Request: Sendable {
     public internal(set) var parameters: PathParameters
     /// Decoded query items (`+` is a space, percent escapes decoded).
     public let query: QueryItems
-    /// The body bytes (the whole body; its size is bounded by the server's limits).
+    /// The body bytes (the whole body; its size is bounded by the server's limits). Empty for a
+    /// request whose route streams its body (``LargerBody/streamed``): read ``bodyStream`` then.
     public let body: [UInt8]
+    /// The body as it arrives, for a route that streams it; nil when ``body`` is whole.
+    public let streamedBody: RequestBodyStream?
     /// `X-Request-ID` as received (when short and printable) or generated; echoed on the response.
     public let id: String
     /// The client's IP address.
@@ -32,6 +35,10 @@ public struct Request: Sendable {
     /// The request's header fields.
     public var headerFields: HTTPFields { head.headerFields }
 
+    /// The body piece by piece: as it arrives when streamed, else ``body`` as one piece. Either
+    /// way a handler can read a large body without holding it whole.
+    public var bodyStream: RequestBodyStream { streamedBody ?? RequestBodyStream(whole: body) }
+
     /// Values of every query item named `name`, in order.
     public func queryItems(named name: String) -> [String] { query.values(named: name) }
 
@@ -40,7 +47,7 @@ public struct Request: Sendable {
 
     /// Creates a request: the connection builds these, and HTTPTesting's `Request.test` for
     /// tests of code that takes one. Not public: a handler is given its requests.
-    package init(head: HTTPRequest, version: HTTPVersion, parameters: PathParameters = PathParameters(), body: [UInt8], id: String, remoteAddress: String) {
+    package init(head: HTTPRequest, version: HTTPVersion, parameters: PathParameters = PathParameters(), body: [UInt8], streamedBody: RequestBodyStream? = nil, id: String, remoteAddress: String) {
         self.head = head
         self.version = version
         let target = head.path ?? ""
@@ -53,6 +60,7 @@ public struct Request: Sendable {
         }
         self.parameters = parameters
         self.body = body
+        self.streamedBody = streamedBody
         self.id = id
         self.remoteAddress = remoteAddress
     }

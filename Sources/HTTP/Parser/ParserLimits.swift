@@ -58,6 +58,14 @@ public struct ParserLimits: Sendable, Hashable {
         let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return largerBodies.first { $0.matches(method: method, path: bare) }?.maxLength ?? maxBodyLength
     }
+
+    /// The rule of a request with `method` and `path` whose body goes to its handler as it
+    /// arrives (a ``LargerBody`` that is `streamed`); nil when its body is read whole.
+    func streamedBody(method: String, path: String?) -> LargerBody? {
+        guard !largerBodies.isEmpty, let path else { return nil }
+        let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return largerBodies.first { $0.matches(method: method, path: bare) }.flatMap { $0.streamed ? $0 : nil }
+    }
 }
 
 /// A larger body limit for the requests of one method whose path starts and ends as given
@@ -67,12 +75,21 @@ public struct LargerBody: Sendable, Hashable {
     public var pathPrefix: String
     public var pathSuffix: String
     public var maxLength: Int
+    /// The handler is called once the head is read and gets the body as it arrives
+    /// (``Request/streamedBody``), with at most ``maxBufferedBytes`` waiting unread: a body this
+    /// large is then never held whole.
+    public var streamed: Bool
+    /// Most bytes of a streamed body that wait for its handler before the connection stops
+    /// reading. Default 1 MiB.
+    public var maxBufferedBytes: Int
 
-    public init(method: String, pathPrefix: String, pathSuffix: String, maxLength: Int) {
+    public init(method: String, pathPrefix: String, pathSuffix: String, maxLength: Int, streamed: Bool = false, maxBufferedBytes: Int = 1 << 20) {
         self.method = method
         self.pathPrefix = pathPrefix
         self.pathSuffix = pathSuffix
         self.maxLength = maxLength
+        self.streamed = streamed
+        self.maxBufferedBytes = maxBufferedBytes
     }
 
     func matches(method: String, path: Substring) -> Bool {

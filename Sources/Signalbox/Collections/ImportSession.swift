@@ -37,19 +37,24 @@ actor ImportSession {
     private let decoder: CollectionDocumentDecoder
     private let batchSize: Int
     private let exists: @Sendable (String) -> Bool
-    /// Commits one batch durably and applies it; returns the batch's last sequence number.
+    /// Commits one batch durably and hands it to the index; returns the batch's last sequence number.
     private let commit: @Sendable ([CollectionDocument]) async throws -> Int64
+    /// Returns once every change up to the given sequence number is applied (searchable).
+    private let applied: @Sendable (Int64) async throws -> Void
     private var ndjson = NDJSONLineReader()
     private var csv = CSVRecordReader()
     private var csvBuilder: CSVDocumentBuilder?
     private var schema: CollectionSchema
     private var pending: [(line: Int, document: CollectionDocument)] = []
     private var seen = Set<String>()
+    /// The batch being committed and applied while the next one is parsed, and what it counts.
+    private var committing: (task: Task<Int64, any Error>, counts: (created: Int, updated: Int))?
     private(set) var report = Report()
 
     init(
         format: Format, schema: CollectionSchema, limits: CollectionDocumentLimits, batchSize: Int,
-        exists: @escaping @Sendable (String) -> Bool, commit: @escaping @Sendable ([CollectionDocument]) async throws -> Int64
+        exists: @escaping @Sendable (String) -> Bool, commit: @escaping @Sendable ([CollectionDocument]) async throws -> Int64,
+        applied: @escaping @Sendable (Int64) async throws -> Void = { _ in }
     ) {
         self.format = format
         self.schema = schema
@@ -57,6 +62,7 @@ actor ImportSession {
         self.batchSize = max(batchSize, 1)
         self.exists = exists
         self.commit = commit
+        self.applied = applied
     }
 
     /// Parses `chunk`; commits a batch whenever one is full.
@@ -74,6 +80,8 @@ actor ImportSession {
         case .csv: try await take(csv.finish())
         }
         try await flush()
+        try await settle()
+        if report.lastSequence > 0 { try await applied(report.lastSequence) }
         return report
     }
 
@@ -132,18 +140,40 @@ actor ImportSession {
         }
     }
 
+    /// Hands the pending documents to the store and, while they are committed and applied,
+    /// returns to parsing: the parser runs at most one batch ahead of the store. Batches commit
+    /// one after another, in order; a failed commit fails the import at the next flush.
     private func flush() async throws {
         guard !pending.isEmpty else { return }
-        let batch = pending
+        let batch = pending.map(\.document)
         pending.removeAll(keepingCapacity: true)
         // A document written twice in one import is created once, then updated.
-        var created = 0, updated = 0
-        for (_, document) in batch {
-            if seen.insert(document.id).inserted && !exists(document.id) { created += 1 } else { updated += 1 }
+        var counts = (created: 0, updated: 0)
+        for document in batch {
+            if seen.insert(document.id).inserted && !exists(document.id) { counts.created += 1 } else { counts.updated += 1 }
         }
-        report.lastSequence = try await commit(batch.map(\.document))
-        report.created += created
-        report.updated += updated
+        let previous = committing
+        let commit = self.commit
+        committing = (
+            Task {
+                if let previous { _ = try await previous.task.value }
+                return try await commit(batch)
+            }, counts
+        )
+        if let previous { try await settle(previous) }
+    }
+
+    /// Waits for the batch still being committed, if any.
+    private func settle() async throws {
+        guard let last = committing else { return }
+        committing = nil
+        try await settle(last)
+    }
+
+    private func settle(_ batch: (task: Task<Int64, any Error>, counts: (created: Int, updated: Int))) async throws {
+        report.lastSequence = try await batch.task.value
+        report.created += batch.counts.created
+        report.updated += batch.counts.updated
     }
 
     private func fail(line: Int, id: String?, _ detail: String) {

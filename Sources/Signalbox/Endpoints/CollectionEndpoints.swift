@@ -127,7 +127,7 @@ struct CollectionEndpoints {
             let session = try Self.mapped { try collections.importSession(name, format: format) }
             let maxBytes = collections.limits.importMaxBytes
             return Self.write {
-                try await ImportBody.feed(request.body, gzipped: gzipped, maxBytes: maxBytes, to: session)
+                try await ImportBody.feed(request.bodyStream, gzipped: gzipped, maxBytes: maxBytes, to: session)
                 let report = try await session.finish()
                 var response = Self.json(.ok, Array(try JSONCoding.encoder.encode(report)))
                 if report.lastSequence > 0 { response.headerFields[WriteReceipt.sequenceField] = String(report.lastSequence) }
@@ -223,29 +223,37 @@ struct CollectionEndpoints {
     }
 }
 
-/// Feeds an import's body to its session, inflating it first when it was sent gzip-compressed.
+/// Feeds an import's body to its session as it arrives, inflating it first when it was sent
+/// gzip-compressed: the body is never held whole.
 enum ImportBody {
-    /// Pieces of this size go to the parser, so a batch commits while the rest is still to parse.
+    /// Pieces larger than this go to the parser in parts, so a batch commits while the rest is
+    /// still to parse (an in-process request's body comes as one piece).
     static let piece = 1 << 20
 
-    static func feed(_ body: [UInt8], gzipped: Bool, maxBytes: Int, to session: ImportSession) async throws {
-        if gzipped {
-            let inflater = GzipInflater(maxOutputBytes: maxBytes)
-            var inflated: [[UInt8]] = []
-            do {
-                for start in stride(from: 0, to: body.count, by: piece) {
-                    try inflater.feed(Array(body[start..<min(start + piece, body.count)])) { inflated.append($0) }
-                    for chunk in inflated { try await session.feed(chunk) }
-                    inflated.removeAll()
+    static func feed(_ body: RequestBodyStream, gzipped: Bool, maxBytes: Int, to session: ImportSession) async throws {
+        let inflater = gzipped ? GzipInflater(maxOutputBytes: maxBytes) : nil
+        do {
+            for try await chunk in body {
+                for start in stride(from: 0, to: chunk.count, by: piece) {
+                    let part = chunk.count <= piece ? chunk : Array(chunk[start..<min(start + piece, chunk.count)])
+                    guard let inflater else {
+                        try await session.feed(part)
+                        continue
+                    }
+                    var inflated: [[UInt8]] = []
+                    try inflater.feed(part) { inflated.append($0) }
+                    for piece in inflated { try await session.feed(piece) }
                 }
-                try inflater.finish()
-            } catch let failure as GzipInflater.Failure {
-                throw HTTPError(failure == .tooLarge(limit: maxBytes) ? .contentTooLarge : .badRequest, detail: "\(failure) (import.maxBytes).")
             }
-        } else {
-            for start in stride(from: 0, to: body.count, by: piece) {
-                try await session.feed(Array(body[start..<min(start + piece, body.count)]))
-            }
+            try inflater?.finish()
+        } catch let failure as GzipInflater.Failure {
+            body.abandon()
+            throw HTTPError(failure == .tooLarge(limit: maxBytes) ? .contentTooLarge : .badRequest, detail: "\(failure) (import.maxBytes).")
+        } catch let failure as RequestBodyError {
+            throw HTTPError(.badRequest, detail: failure.description)
+        } catch {
+            body.abandon()
+            throw error
         }
     }
 }

@@ -13,12 +13,12 @@ extension Settings {
     }
 
     /// The request limits; an import's body may reach `import.maxBytes` (sent compressed, it is
-    /// bounded again once inflated).
+    /// bounded again once inflated), and is streamed to its handler: parsed as it arrives, never held whole.
     var parserLimits: ParserLimits {
         var limits = ParserLimits(
             maxRequestLineLength: maxRequestLineBytes, maxHeaderSectionLength: maxHeaderBytes,
             maxHeaderFieldCount: maxHeaderFields, maxBodyLength: maxBodyBytes)
-        limits.largerBodies = [LargerBody(method: "POST", pathPrefix: "/collections/", pathSuffix: "/documents", maxLength: importMaxBytes)]
+        limits.largerBodies = [LargerBody(method: "POST", pathPrefix: "/collections/", pathSuffix: "/documents", maxLength: importMaxBytes, streamed: true)]
         return limits
     }
 

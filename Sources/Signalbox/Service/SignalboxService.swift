@@ -79,13 +79,30 @@ public final class SignalboxService: Sendable {
             byID[change.id] = try change.body.map { try decoder.decode(Document.self, from: $0) }
         }
         let cities = Array(byID.values)
-        index = SearchIndex(documents: cities)
-        // The cities are a collection too (filters, facets, geo), served from the same documents.
+        // The cities' two indexes and the stored collections are built side by side: each has
+        // serial stretches (sorts, dictionaries) that leave a core idle.
+        let maxLiveQueries = settings.collectionLimits.maxLiveQueries
+        let built = Locked<(SearchIndex?, CollectionIndex?, [ServedCollection])>((nil, nil, []))
+        DispatchQueue.concurrentPerform(iterations: 3) { part in
+            switch part {
+            case 0:
+                let index = SearchIndex(documents: cities)
+                built.withLock { $0.0 = index }
+            case 1:
+                // The cities are a collection too (filters, facets, geo), served from the same documents.
+                let index = CitiesCollection.index(cities)
+                built.withLock { $0.1 = index }
+            default:
+                let collections = CollectionLoader.load(snapshot, maxLiveQueries: maxLiveQueries)
+                built.withLock { $0.2 = collections }
+            }
+        }
+        let (searchIndex, citiesIndex, stored) = built.withLock { ($0.0!, $0.1!, $0.2) }
+        index = searchIndex
         let catalog = CollectionCatalog()
         catalog.serve(ServedCollection(
-            name: citiesCollection, schema: CitiesCollection.schema, index: CitiesCollection.index(cities), isBuiltIn: true,
-            maxLiveQueries: settings.collectionLimits.maxLiveQueries))
-        for collection in CollectionLoader.load(snapshot, maxLiveQueries: settings.collectionLimits.maxLiveQueries) {
+            name: citiesCollection, schema: CitiesCollection.schema, index: citiesIndex, isBuiltIn: true, maxLiveQueries: maxLiveQueries))
+        for collection in stored {
             catalog.serve(collection)
         }
 

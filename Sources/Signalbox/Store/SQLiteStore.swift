@@ -39,9 +39,14 @@ final class SQLiteStore: DocumentStore {
 
     func snapshot() async throws -> StoreSnapshot {
         try await database.read { db in
-            let documents = try Row.fetchAll(
-                db, sql: "SELECT collection, id, body, sequence FROM document ORDER BY sequence"
-            ).map { StoredChange(collection: $0["collection"], id: $0["id"], body: $0["body"], sequence: $0["sequence"]) }
+            // Read through a cursor by column index: a million rows at start, with no array of rows
+            // beside the changes and no column looked up by name per row.
+            var documents: [StoredChange] = []
+            documents.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document") ?? 0)
+            let rows = try Row.fetchCursor(db, sql: "SELECT collection, id, body, sequence FROM document ORDER BY sequence")
+            while let row = try rows.next() {
+                documents.append(StoredChange(collection: row[0], id: row[1], body: row[2], sequence: row[3]))
+            }
             let meta = try Row.fetchOne(db, sql: "SELECT epoch, head FROM meta")
             let recent = try Row.fetchAll(
                 db, sql: "SELECT collection, kind, id, body, sequence FROM change ORDER BY sequence DESC LIMIT ?", arguments: [history]
@@ -88,16 +93,19 @@ final class SQLiteStore: DocumentStore {
         let head = try Int64.fetchOne(db, sql: "SELECT head FROM meta") ?? 0
         var sequence = head
         let logFrom = head + Int64(writes.count) - history  // only the newest `history` go to the log
+        // Compiled once per connection (GRDB's statement cache), not once per write: an import's
+        // batch runs the same two statements thousands of times.
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO document (collection, id, body, sequence) VALUES (?, ?, ?, ?)
+                ON CONFLICT(collection, id) DO UPDATE SET body = excluded.body, sequence = excluded.sequence
+                """)
+        let logChange = try db.cachedStatement(sql: "INSERT INTO change (sequence, collection, kind, id, body) VALUES (?, ?, ?, ?, ?)")
         for write in writes {
             sequence += 1
             switch write {
             case .upsert(let collection, let id, let body):
-                try db.execute(
-                    sql: """
-                        INSERT INTO document (collection, id, body, sequence) VALUES (?, ?, ?, ?)
-                        ON CONFLICT(collection, id) DO UPDATE SET body = excluded.body, sequence = excluded.sequence
-                        """,
-                    arguments: [collection, id, body, sequence])
+                try upsert.execute(arguments: [collection, id, body, sequence])
             case .delete(let collection, let id, let inBaseData):
                 let stored = try Row.fetchOne(
                     db, sql: "SELECT body IS NOT NULL AS live FROM document WHERE collection = ? AND id = ?", arguments: [collection, id])
@@ -120,9 +128,7 @@ final class SQLiteStore: DocumentStore {
                 try db.execute(sql: "DELETE FROM document WHERE collection = ?", arguments: [collection])
             }
             if sequence > logFrom {
-                try db.execute(
-                    sql: "INSERT INTO change (sequence, collection, kind, id, body) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [sequence, write.collection, write.kind.rawValue, write.id, write.body])
+                try logChange.execute(arguments: [sequence, write.collection, write.kind.rawValue, write.id, write.body])
             }
         }
         try db.execute(sql: "UPDATE meta SET head = ?", arguments: [sequence])

@@ -72,6 +72,11 @@ public final class CollectionIndex: Sendable {
         return snapshot.parts[part].segment.document(Int(d), decoder: decoder)
     }
 
+    /// Whether a current document has this id (no body is read back).
+    public func contains(id: String) -> Bool {
+        snapshot.locate(id) != nil
+    }
+
     /// Applies a batch of changes in order, visible together to the next query; returns what
     /// each replaced or removed. Callers decode (and so validate) documents first.
     @discardableResult

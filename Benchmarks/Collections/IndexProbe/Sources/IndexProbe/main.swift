@@ -1,0 +1,48 @@
+import Dispatch
+import Foundation
+import Search
+
+// usage: IndexProbe LIMIT [build] [import2000] [import16000] (all when none is named); data in /work/data/contents
+// (Benchmarks/Collections/make-contents-data).
+let args = CommandLine.arguments
+let limit = args.count > 1 ? Int(args[1])! : 1_000_000
+let phases = Set(args.dropFirst(2))
+let schemaJSON = Array(try Data(contentsOf: URL(fileURLWithPath: "/work/data/contents/schema.json")))
+let schema = try CollectionSchema.decode(json: schemaJSON)
+let data = try Data(contentsOf: URL(fileURLWithPath: "/work/data/contents/contents.ndjson"))
+var read: [[UInt8]] = []
+read.reserveCapacity(limit)
+data.withUnsafeBytes { raw in
+    let bytes = raw.bindMemory(to: UInt8.self)
+    var start = 0
+    for i in 0..<bytes.count where bytes[i] == 0x0A {
+        read.append(Array(bytes[start..<i]))
+        start = i + 1
+        if read.count == limit { break }
+    }
+}
+let lines = read
+func time<T>(_ label: String, count: Int = lines.count, _ body: () throws -> T) rethrows -> T {
+    let started = DispatchTime.now().uptimeNanoseconds
+    let result = try body()
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    print("\(label): \(String(format: "%.2f", seconds)) s, \(String(format: "%.0f", Double(count) / seconds)) docs/s")
+    return result
+}
+let decoder = CollectionDocumentDecoder(schema: schema)
+let documents = try time("decode \(lines.count) lines (one thread)") { try lines.map { try decoder.decode($0) } }
+if phases.isEmpty || phases.contains("build") {
+    let cpu = clock()
+    let index = time("build one index of them (start path)") { CollectionIndex(schema: schema, documents: documents) }
+    print("  count \(index.count), CPU \(Double(clock() - cpu) / Double(CLOCKS_PER_SEC)) s")
+}
+for batch in [2000, 16000] where phases.isEmpty || phases.contains("import\(batch)") {
+    let index = CollectionIndex(schema: schema)
+    let cpu = clock()
+    time("apply in batches of \(batch) (import path)") {
+        for start in stride(from: 0, to: documents.count, by: batch) {
+            index.apply(documents[start..<min(start + batch, documents.count)].map { CollectionChange.upsert($0) })
+        }
+    }
+    print("  count \(index.count), CPU \(Double(clock() - cpu) / Double(CLOCKS_PER_SEC)) s")
+}
