@@ -8,7 +8,8 @@ enum Highlighter {
         for span in buffer.spans {
             let token = buffer.units(of: span)
             var best = 0
-            for word in words where word.units.first == token.first {  // a match needs the first unit right
+            // Without a typo budget a match needs the first unit right.
+            for word in words where word.typoBudget > 0 || word.units.first == token.first {
                 if let (_, length) = word.match(token) { best = max(best, length) }
             }
             guard best > 0 else { continue }
