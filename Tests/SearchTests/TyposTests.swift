@@ -25,12 +25,15 @@ import Testing
         #expect(distance("ondon", "london", limit: 1) == 1)
         #expect(distance("hlondon", "london", limit: 1) == 1)
         #expect(distance("brelin", "berlin", limit: 1) == 1)
-        // Two typos: at most one of them touches the first two letters.
+        // Two typos: at most one of them touches the first two letters, and then the other comes
+        // after the third.
         #expect(distance("xhiladelpia", "philadelphia") == 2)  // first letter and a later one
         #expect(distance("pxiladelpia", "philadelphia") == 2)  // second letter and a later one
         #expect(distance("hpiladelphia", "philadelphia") == 1)
         #expect(distance("xyiladelphia", "philadelphia") == nil)  // both of the first two letters
         #expect(distance("iladelphia", "philadelphia") == nil)  // both first letters missing
+        #expect(distance("xholadelphia", "philadelphia") == nil)  // the first letter and the third
+        #expect(distance("phoiladelphia", "philadelphia") == 1)  // no early typo: the third letter is free
         // The prefix form follows the same rule.
         #expect(Typos.prefixDistance(word: Array("xondo".utf16), token: ArraySlice("london".utf16), limit: 1)?.typos == 1)
         #expect(Typos.prefixDistance(word: Array("xyiladel".utf16), token: ArraySlice("philadelphia".utf16), limit: 2) == nil)

@@ -113,7 +113,8 @@ extension IndexCore {
             if index == 0, accumulator.touchedCount + counted == 0 { return CoreHits(keys: [], total: 0) }
         }
         if words.count > 1 { markExactNames(words, accumulator: &accumulator) }
-        return CoreHits(keys: smallestKeys(need: need, accumulator: accumulator, scratch: scratch), total: accumulator.touchedCount + counted)
+        let keys = smallestKeys(need: need, oneWord: words.count == 1, accumulator: accumulator, scratch: scratch)
+        return CoreHits(keys: keys, total: accumulator.touchedCount + counted)
     }
 
     /// Fills `scratch.matches` with the term ranges matching `word`.
@@ -188,13 +189,22 @@ extension IndexCore {
         }
     }
 
-    /// The `need` smallest keys of the touched documents, ascending (a bounded max-heap).
-    private func smallestKeys(need: Int, accumulator: Accumulator, scratch: SearchScratch) -> [UInt64] {
+    /// The `need` smallest keys of the touched documents, ascending (a bounded max-heap), made final
+    /// first (`RankKey.final`, in place: the accumulator is done with).
+    private func smallestKeys(need: Int, oneWord: Bool, accumulator: Accumulator, scratch: SearchScratch) -> [UInt64] {
         let touched = accumulator.touched
         if need == 0 { return [] }
-        let levels = rankLevels, ranking = ranking
+        rankOffsets.withUnsafeBufferPointer { offsets in
+            if oneWord {
+                for d in touched { accumulator.key[Int(d)] &+= offsets[Int(d)] }
+            } else {
+                for d in touched {
+                    accumulator.key[Int(d)] = RankKey.final(accumulator.key[Int(d)], offset: offsets[Int(d)], oneWord: false, ranking: ranking)
+                }
+            }
+        }
         if touched.count <= need * 4 {
-            var keys = touched.map { RankKey.final(accumulator.key[Int($0)], level: levels[Int($0)], ranking: ranking) }
+            var keys = touched.map { accumulator.key[Int($0)] }
             keys.sort()
             return Array(keys.prefix(need))
         }
@@ -202,7 +212,7 @@ extension IndexCore {
         scratch.heap = []
         heap.removeAll(keepingCapacity: true)
         for d in touched {
-            let key = RankKey.final(accumulator.key[Int(d)], level: levels[Int(d)], ranking: ranking)
+            let key = accumulator.key[Int(d)]
             if heap.count < need {
                 heap.append(key)
                 var child = heap.count - 1

@@ -39,8 +39,9 @@ final class IndexCore: Sendable {
     let nameHashes: [UInt64]
     let nameHashStarts: [UInt32]
 
-    /// `RankLevel` of each document's rank.
-    let rankLevels: [UInt16]
+    /// How far each document's rank is below the top, in `RankLevel` steps, shifted into the
+    /// ranking key (`RankKey.final`).
+    let rankOffsets: [UInt64]
     /// The terms in two more orders, for typos in the first two letters (see `TermViews`).
     let views: TermViews
     /// What each way of matching costs against the rank.
@@ -89,7 +90,7 @@ final class IndexCore: Sendable {
         docTermStarts = core.docTermStarts
         nameHashes = core.nameHashes
         nameHashStarts = core.nameHashStarts
-        rankLevels = core.rankLevels
+        rankOffsets = core.rankOffsets
         views = core.views
         ranking = core.ranking
         self.heavy = heavy
@@ -105,7 +106,7 @@ final class IndexCore: Sendable {
         let documents = order.map { unordered[$0] }
         self.documents = documents
         ranks = documents.map(\.rank)
-        rankLevels = ranks.map(RankLevel.of)
+        rankOffsets = ranks.map { UInt64(RankLevel.max - RankLevel.of($0)) << RankKey.penaltyShift }
         self.ranking = ranking
         countries = documents.map { CountryCode.index(of: $0.countryCode) }
 

@@ -124,7 +124,8 @@ public final class SearchIndex: Sendable {
         let hits = ranked.dropFirst(parsed.offset).map { entry in
             let document = entry.core.documents[RankKey.document(entry.key)]
             return Hit(
-                document: document, highlight: Highlighter.ranges(in: document.name, words: parsed.words, buffer: &buffer),
+                document: document,
+                highlight: Highlighter.ranges(in: document.name, words: parsed.words, withTypos: RankKey.typos(entry.key) > 0, buffer: &buffer),
                 wordsMatched: parsed.words.count - RankKey.missing(entry.key), typos: RankKey.typos(entry.key))
         }
         return SearchResult(query: text, total: total, hits: hits)

@@ -154,13 +154,15 @@ enum RankKey {
         UInt64(typos) << typoShift | (prefix ? 1 << prefixShift : 0) | (alternate ? 1 << alternateShift : 0)
     }
 
-    /// The key to sort by: words, typos, weighted rank, document number.
+    /// The key to sort by: words, typos, weighted rank, document number. `offset`: the document's
+    /// `IndexCore.rankOffsets` entry. With one word the penalty is already in place (bits 32-45,
+    /// nothing above it but typos and words): adding the offset is all.
     @inline(__always)
-    static func final(_ key: UInt64, level: UInt16, ranking: RankingRules.Levels) -> UInt64 {
+    static func final(_ key: UInt64, offset: UInt64, oneWord: Bool, ranking: RankingRules.Levels) -> UInt64 {
+        if oneWord { return key &+ offset }
         let notWhole = key >> prefixShift & 0xF != 0 ? 2 : 0, inAlternate = key >> alternateShift & 0xF != 0 ? 1 : 0
         let penalty = (key >> penaltyShift & 0x3FFF) + ranking.severalWords[notWhole | inAlternate]
-        let weighted = penalty + UInt64(RankLevel.max - level)
-        return key & ~(1 << typoShift - 1) | weighted << penaltyShift | key & 0xFFFF_FFFF
+        return (key & ~(1 << typoShift - 1) | penalty << penaltyShift | key & 0xFFFF_FFFF) &+ offset
     }
 
     static func document(_ key: UInt64) -> Int { Int(key & 0xFFFF_FFFF) }

@@ -115,16 +115,32 @@ extension TermKeys {
         return a
     }
 
-    /// The keys that start with `prefix`, narrowed one unit at a time from `lo..<hi`.
-    func range(startingWith prefix: ArraySlice<UInt16>, lo: Int, hi: Int) -> Range<Int> {
-        var (lo, hi) = (lo, hi)
-        for (depth, c) in prefix.enumerated() {
-            while lo < hi, length(lo) <= depth { lo += 1 }  // keys that end here sort first
-            lo = lowerBound(of: c, from: lo, to: hi, depth: depth)
-            guard lo < hi, unit(lo, depth) == c else { return lo..<lo }
-            hi = upperBound(of: c, from: lo, to: hi, depth: depth)
+    /// The keys in `lo..<hi` that start with `prefix` (two binary searches).
+    func range(startingWith prefix: UnsafeBufferPointer<UInt16>, lo: Int, hi: Int) -> Range<Int> {
+        // -1, 0, 1: the key at `position` before, starting with, after `prefix`.
+        func compare(_ position: Int) -> Int {
+            let length = self.length(position)
+            var depth = 0
+            for c in prefix {
+                if depth == length { return -1 }
+                let u = unit(position, depth)
+                if u != c { return u < c ? -1 : 1 }
+                depth += 1
+            }
+            return 0
         }
-        return lo..<hi
+        var (a, b) = (lo, hi)
+        while a < b {  // first key not before the prefix
+            let mid = (a + b) >> 1
+            if compare(mid) < 0 { a = mid + 1 } else { b = mid }
+        }
+        let start = a
+        b = hi
+        while a < b {  // first key after it
+            let mid = (a + b) >> 1
+            if compare(mid) <= 0 { a = mid + 1 } else { b = mid }
+        }
+        return start..<a
     }
 }
 

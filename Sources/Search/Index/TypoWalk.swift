@@ -13,9 +13,9 @@ extension IndexCore {
     func collectTypoMatches(_ word: QueryWord, scratch: SearchScratch) {
         let w = word.units
         guard w.count > 1, w.count <= TypoState.maxWordUnits else { return }
-        var matches = scratch.matches
-        scratch.matches = []
-        let masks = scratch.typoMasks
+        var walk = TypoWalks(masks: scratch.typoMasks, isPrefix: word.isPrefix, matches: [])
+        swap(&walk.matches, &scratch.matches)  // moved, not shared: appends need no copy
+        walk.matches.removeAll(keepingCapacity: true)
         termUnits.withUnsafeBufferPointer { units in
         termStarts.withUnsafeBufferPointer { starts in
         termKeys.withUnsafeBufferPointer { keys in
@@ -24,35 +24,46 @@ extension IndexCore {
         runEnds[2].withUnsafeBufferPointer { ends3 in
         views.tailOrder.withUnsafeBufferPointer { tailOrder in
         views.skipOrder.withUnsafeBufferPointer { skipOrder in
+        w.withUnsafeBufferPointer { w in
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: w.count + 3) { edited in
             let terms = SortedTermKeys(units: units, starts: starts, keys: keys, runEnds: (ends1, ends2, ends3))
             let tail = PermutedTermKeys(terms: terms, order: tailOrder, skipped: 0)
             let skip = PermutedTermKeys(terms: terms, order: skipOrder, skipped: 1)
-            let prefix = word.isPrefix
-            var walk = TypoWalks(masks: masks, isPrefix: prefix, matches: matches)
+            let n = w.count
+            let rest = UnsafeBufferPointer(rebasing: w[1...])
+            /// The word with its first `count` units replaced by `head`: an early edit undone.
+            func undone(_ head: (UInt16, UInt16, UInt16), _ size: Int, dropping count: Int) -> UnsafeBufferPointer<UInt16> {
+                (edited[0], edited[1], edited[2]) = head
+                for i in count..<n { edited[size + i - count] = w[i] }
+                return UnsafeBufferPointer(rebasing: edited[0..<(size + n - count)])
+            }
             // No typo in the first letter (two letters with two typos): the budget in the rest.
-            walk.run(terms, view: .terms, word: w[...], lead: Typos.exactLead(budget: word.typoBudget), budget: word.typoBudget)
+            walk.run(terms, view: .terms, word: w, lead: Typos.exactLead(budget: word.typoBudget), budget: word.typoBudget)
             let (w0, w1) = (w[0], w[1])
             if word.typoBudget == 1 {
                 // The one typo in the first letter, the rest as typed.
-                walk.run(tail, view: .tail, word: w[1...], lead: w.count - 1, budget: 0, extra: 1, excluding: (0, w0))
-                walk.run(tail, view: .tail, word: w[...], lead: w.count, budget: 0, extra: 1, excluding: (0, w0))
+                walk.run(tail, view: .tail, word: rest, lead: n - 1, budget: 0, extra: 1, excluding: (0, w0))
+                walk.run(tail, view: .tail, word: w, lead: n, budget: 0, extra: 1, excluding: (0, w0))
                 if w1 != w0 {
-                    walk.run(terms, view: .terms, word: w[1...], lead: w.count - 1, budget: 0, extra: 1)
-                    walk.run(terms, view: .terms, word: ([w1, w0] + w[2...])[...], lead: w.count, budget: 0, extra: 1)
+                    walk.run(terms, view: .terms, word: rest, lead: n - 1, budget: 0, extra: 1)
+                    walk.run(terms, view: .terms, word: undone((w1, w0, 0), 2, dropping: 2), lead: n, budget: 0, extra: 1)
                 }
-            } else if word.typoBudget >= 2, w.count > 3 {
-                // One typo in the first two letters, at most one after them.
+            } else if word.typoBudget >= 2, n > 3 {
+                // One typo in the first two letters, the third letter right, at most one more after it.
                 let w2 = w[2]
-                walk.run(tail, view: .tail, word: w[1...], lead: 1, budget: 1, extra: 1, excluding: (0, w0))
-                walk.run(tail, view: .tail, word: w[...], lead: 2, budget: 1, extra: 1)
-                walk.run(terms, view: .terms, word: w[1...], lead: 1, budget: 1, extra: 1)
-                if w1 != w0 { walk.run(terms, view: .terms, word: ([w1, w0] + w[2...])[...], lead: 2, budget: 1, extra: 1) }
-                walk.run(skip, view: .skipSecond, word: ([w0] + w[2...])[...], lead: 1, budget: 1, extra: 1, excluding: (1, w1))
-                walk.run(skip, view: .skipSecond, word: w[...], lead: 2, budget: 1, extra: 1)
-                walk.run(terms, view: .terms, word: ([w0] + w[2...])[...], lead: 1, budget: 1, extra: 1)
-                if w2 != w1 { walk.run(terms, view: .terms, word: ([w0, w2, w1] + w[3...])[...], lead: 3, budget: 1, extra: 1) }
+                walk.run(tail, view: .tail, word: rest, lead: 2, budget: 1, extra: 1, excluding: (0, w0))
+                walk.run(tail, view: .tail, word: w, lead: 3, budget: 1, extra: 1)
+                walk.run(skip, view: .skipSecond, word: w, lead: 3, budget: 1, extra: 1)
+                if w1 != w0 {
+                    walk.run(terms, view: .terms, word: rest, lead: 2, budget: 1, extra: 1)
+                    walk.run(terms, view: .terms, word: undone((w1, w0, 0), 2, dropping: 2), lead: 3, budget: 1, extra: 1)
+                }
+                walk.run(skip, view: .skipSecond, word: undone((w0, 0, 0), 1, dropping: 2), lead: 2, budget: 1, extra: 1, excluding: (1, w1))
+                if w2 != w1 {
+                    walk.run(terms, view: .terms, word: undone((w0, 0, 0), 1, dropping: 2), lead: 2, budget: 1, extra: 1)
+                    walk.run(terms, view: .terms, word: undone((w0, w2, w1), 3, dropping: 3), lead: 3, budget: 1, extra: 1)
+                }
             }
-            matches = walk.matches
         }
         }
         }
@@ -61,7 +72,9 @@ extension IndexCore {
         }
         }
         }
-        scratch.matches = matches
+        }
+        }
+        swap(&walk.matches, &scratch.matches)
     }
 }
 
@@ -74,16 +87,16 @@ private struct TypoWalks {
     /// Walks `keys` under `word`'s first `lead` units (which must be right), within `budget` typos
     /// in the rest; a match counts `extra` typos more (an edit already made to get `word`).
     mutating func run<Keys: TermKeys>(
-        _ keys: Keys, view: TermViews.View, word: ArraySlice<UInt16>, lead: Int, budget: Int, extra: Int = 0,
+        _ keys: Keys, view: TermViews.View, word: UnsafeBufferPointer<UInt16>, lead: Int, budget: Int, extra: Int = 0,
         excluding: (position: Int, unit: UInt16) = (-1, 0)
     ) {
         let count = word.count
         guard count >= lead, lead > 0, count <= TypoState.maxWordUnits else { return }
-        let root = keys.range(startingWith: word.prefix(lead), lo: 0, hi: keys.count)
+        let root = keys.range(startingWith: UnsafeBufferPointer(rebasing: word[0..<lead]), lo: 0, hi: keys.count)
         guard !root.isEmpty else { return }
         let first = matches.count
         if budget == 0 && lead == count {
-            // The word as typed: its range, or its one term.
+            // The word as typed: its range, or its whole terms.
             var end = root.lowerBound
             while end < root.upperBound, keys.length(end) == count { end += 1 }
             if isPrefix {
@@ -93,23 +106,20 @@ private struct TypoWalks {
             }
         } else {
             // Match masks: bit i + 1 of masks[c] is set when word[i] == c; cleared again after the walk.
-            var canonical = [UInt8](repeating: 0, count: count)
-            for (i, unit) in word.enumerated() {
-                let mask = masks[Int(unit)]
-                canonical[i] = mask == 0 ? UInt8(i) : UInt8(mask.trailingZeroBitCount - 1)
-                masks[Int(unit)] |= 1 << UInt64(i + 1)
-            }
-            defer { for unit in word { masks[Int(unit)] = 0 } }
-            canonical.withUnsafeBufferPointer { canonical in
-                Array(word).withUnsafeBufferPointer { w in
-                    var walker = TypoWalker(
-                        keys: keys, word: w, masks: masks, canonical: canonical, budget: budget, extra: extra, view: view,
-                        isPrefix: isPrefix, matches: matches)
-                    var state = TypoState(wordLength: count)
-                    for depth in 0..<lead { state = state.step(masks[Int(w[depth])], bound: budget) }
-                    walker.visit(lo: root.lowerBound, hi: root.upperBound, depth: lead, state: state, covered: Int.max)
-                    matches = walker.matches
+            let masks = masks
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { canonical in
+                for (i, unit) in word.enumerated() {
+                    let mask = masks[Int(unit)]
+                    canonical[i] = mask == 0 ? UInt8(i) : UInt8(mask.trailingZeroBitCount - 1)
+                    masks[Int(unit)] |= 1 << UInt64(i + 1)
                 }
+                let walker = TypoWalker(
+                    keys: keys, word: word, masks: masks, canonical: UnsafeBufferPointer(canonical), budget: budget, extra: extra,
+                    view: view, isPrefix: isPrefix)
+                var state = TypoState(wordLength: count)
+                for depth in 0..<lead { state = state.step(masks[Int(word[depth])], bound: budget) }
+                walker.visit(lo: root.lowerBound, hi: root.upperBound, depth: lead, state: state, covered: Int.max, into: &matches)
+                for unit in word { masks[Int(unit)] = 0 }
             }
         }
         if excluding.position >= 0 {
@@ -196,11 +206,10 @@ private struct TypoWalker<Keys: TermKeys> {
     let extra: Int
     let view: TermViews.View
     let isPrefix: Bool
-    var matches: [TermMatch]
 
     /// Keys `lo..<hi` share their first `depth` units, read into `state`.
     /// `covered`: the fewest typos with which an ancestor's whole range was already recorded.
-    mutating func visit(lo: Int, hi: Int, depth: Int, state: TypoState, covered: Int) {
+    func visit(lo: Int, hi: Int, depth: Int, state: TypoState, covered: Int, into matches: inout [TermMatch]) {
         // Keys that end here sort first (one in the dictionary itself, maybe several in a view).
         var first = lo
         while first < hi, keys.length(first) == depth { first += 1 }
@@ -227,7 +236,7 @@ private struct TypoWalker<Keys: TermKeys> {
             while child < hi {
                 let c = keys.unit(child, depth)
                 let end = keys.childEnd(child, depth: depth, unit: c, hi: hi)
-                descend(lo: child, hi: end, depth: depth, state: state.step(masks[Int(c)], bound: bound), bound: bound, covered: covered)
+                descend(lo: child, hi: end, depth: depth, state: state.step(masks[Int(c)], bound: bound), bound: bound, covered: covered, into: &matches)
                 child = end
             }
         } else {
@@ -245,14 +254,16 @@ private struct TypoWalker<Keys: TermKeys> {
                 let start = keys.lowerBound(of: c, from: first, to: hi, depth: depth)
                 guard start < hi, keys.unit(start, depth) == c else { continue }
                 let end = keys.childEnd(start, depth: depth, unit: c, hi: hi)
-                descend(lo: start, hi: end, depth: depth, state: state.step(masks[Int(c)], bound: bound), bound: bound, covered: covered)
+                descend(lo: start, hi: end, depth: depth, state: state.step(masks[Int(c)], bound: bound), bound: bound, covered: covered, into: &matches)
             }
         }
     }
 
-    @inline(__always) mutating func descend(lo: Int, hi: Int, depth: Int, state: TypoState, bound: Int, covered: Int) {
+    @inline(__always) func descend(
+        lo: Int, hi: Int, depth: Int, state: TypoState, bound: Int, covered: Int, into matches: inout [TermMatch]
+    ) {
         if state.minimum <= bound {
-            visit(lo: lo, hi: hi, depth: depth + 1, state: state, covered: covered)
+            visit(lo: lo, hi: hi, depth: depth + 1, state: state, covered: covered, into: &matches)
         }
     }
 }
