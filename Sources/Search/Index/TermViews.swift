@@ -7,7 +7,8 @@
 ///   second letter is one range ("lxndon" finds "london" under "l" + "ndon").
 ///
 /// Each order is a sorted permutation of term numbers plus its inverse (for "is this term in that
-/// range" checks on a document's terms).
+/// range" checks on a document's terms), with each key's first four units packed and its length,
+/// so that binary searches and the first levels of a walk read one array, not three.
 struct TermViews: Sendable {
     enum View: UInt8, Sendable {
         case terms, tail, skipSecond
@@ -15,8 +16,12 @@ struct TermViews: Sendable {
 
     let tailOrder: [UInt32]
     let tailRank: [UInt32]
+    let tailKeys: [UInt64]
+    let tailLengths: [UInt8]
     let skipOrder: [UInt32]
     let skipRank: [UInt32]
+    let skipKeys: [UInt64]
+    let skipLengths: [UInt8]
 
     init(termUnits: [UInt16], termStarts: [UInt32], termKeys: [UInt64]) {
         let count = termStarts.count - 1
@@ -24,7 +29,7 @@ struct TermViews: Sendable {
             let start = Int(termStarts[term])
             return start + position < Int(termStarts[term + 1]) ? UInt64(termUnits[start + position]) : 0
         }
-        func sorted(skipping skipped: Int) -> [UInt32] {
+        func sorted(skipping skipped: Int) -> (order: [UInt32], keys: [UInt64], lengths: [UInt8]) {
             // Key position k reads term position k, or k + 1 from `skipped` on.
             func position(_ k: Int) -> Int { k >= skipped ? k + 1 : k }
             var entries = [(key: UInt64, term: UInt32)]()
@@ -48,16 +53,20 @@ struct TermViews: Sendable {
                     k += 1
                 }
             }
-            return entries.map(\.term)
+            let lengths = entries.map { entry -> UInt8 in
+                let length = Int(termStarts[Int(entry.term) + 1] - termStarts[Int(entry.term)])
+                return UInt8(length > skipped ? length - 1 : length)
+            }
+            return (entries.map(\.term), entries.map(\.key), lengths)
         }
         func inverse(_ order: [UInt32]) -> [UInt32] {
             var rank = [UInt32](repeating: 0, count: order.count)
             for (position, term) in order.enumerated() { rank[Int(term)] = UInt32(position) }
             return rank
         }
-        tailOrder = sorted(skipping: 0)
+        (tailOrder, tailKeys, tailLengths) = sorted(skipping: 0)
         tailRank = inverse(tailOrder)
-        skipOrder = sorted(skipping: 1)
+        (skipOrder, skipKeys, skipLengths) = sorted(skipping: 1)
         skipRank = inverse(skipOrder)
     }
 
@@ -174,15 +183,17 @@ struct SortedTermKeys: TermKeys {
 struct PermutedTermKeys: TermKeys {
     let terms: SortedTermKeys
     let order: UnsafeBufferPointer<UInt32>
+    /// `TermViews.tailKeys` / `.skipKeys` and `...Lengths`.
+    let keys: UnsafeBufferPointer<UInt64>
+    let lengths: UnsafeBufferPointer<UInt8>
     let skipped: Int
 
     var count: Int { order.count }
-    @inline(__always) func length(_ position: Int) -> Int {
-        let length = terms.length(Int(order[position]))
-        return length > skipped ? length - 1 : length
-    }
+    @inline(__always) func length(_ position: Int) -> Int { Int(lengths[position]) }
     @inline(__always) func unit(_ position: Int, _ depth: Int) -> UInt16 {
-        terms.unit(Int(order[position]), depth >= skipped ? depth + 1 : depth)
+        depth < 4
+            ? UInt16(truncatingIfNeeded: keys[position] >> UInt64(48 - 16 * depth))
+            : terms.unit(Int(order[position]), depth >= skipped ? depth + 1 : depth)
     }
     @inline(__always) func termLength(keyLength: Int) -> Int { keyLength + 1 }
     @inline(__always) func childEnd(_ child: Int, depth: Int, unit c: UInt16, hi: Int) -> Int {

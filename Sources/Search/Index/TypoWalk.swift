@@ -23,12 +23,16 @@ extension IndexCore {
         runEnds[1].withUnsafeBufferPointer { ends2 in
         runEnds[2].withUnsafeBufferPointer { ends3 in
         views.tailOrder.withUnsafeBufferPointer { tailOrder in
+        views.tailKeys.withUnsafeBufferPointer { tailKeys in
+        views.tailLengths.withUnsafeBufferPointer { tailLengths in
         views.skipOrder.withUnsafeBufferPointer { skipOrder in
+        views.skipKeys.withUnsafeBufferPointer { skipKeys in
+        views.skipLengths.withUnsafeBufferPointer { skipLengths in
         w.withUnsafeBufferPointer { w in
         withUnsafeTemporaryAllocation(of: UInt16.self, capacity: w.count + 3) { edited in
             let terms = SortedTermKeys(units: units, starts: starts, keys: keys, runEnds: (ends1, ends2, ends3))
-            let tail = PermutedTermKeys(terms: terms, order: tailOrder, skipped: 0)
-            let skip = PermutedTermKeys(terms: terms, order: skipOrder, skipped: 1)
+            let tail = PermutedTermKeys(terms: terms, order: tailOrder, keys: tailKeys, lengths: tailLengths, skipped: 0)
+            let skip = PermutedTermKeys(terms: terms, order: skipOrder, keys: skipKeys, lengths: skipLengths, skipped: 1)
             let n = w.count
             let rest = UnsafeBufferPointer(rebasing: w[1...])
             /// The word with its first `count` units replaced by `head`: an early edit undone.
@@ -64,6 +68,10 @@ extension IndexCore {
                     walk.run(terms, view: .terms, word: undone((w0, w2, w1), 3, dropping: 3), lead: 3, budget: 1, extra: 1)
                 }
             }
+        }
+        }
+        }
+        }
         }
         }
         }
