@@ -15,9 +15,28 @@ import Testing
         #expect(distance("lonxdon", "london") == 1)
         #expect(distance("berlim", "berlin") == 1)
         #expect(distance("bemlni", "berlin") == 2)
-        #expect(distance("brelin", "berlin") == nil)  // with two typos allowed, the first two letters must be right
         #expect(distance("abc", "xyz") == nil)
-        #expect(distance("xondon", "london") == nil)  // the first letter must be right
+    }
+
+    @Test func typosInTheFirstTwoLetters() {
+        // One typo may fall anywhere: a wrong, extra or missing first letter, the first two swapped.
+        #expect(distance("xondon", "london", limit: 1) == 1)
+        #expect(distance("olndon", "london", limit: 1) == 1)
+        #expect(distance("ondon", "london", limit: 1) == 1)
+        #expect(distance("hlondon", "london", limit: 1) == 1)
+        #expect(distance("brelin", "berlin", limit: 1) == 1)
+        // Two typos: at most one of them touches the first two letters, and then the other comes
+        // after the third.
+        #expect(distance("xhiladelpia", "philadelphia") == 2)  // first letter and a later one
+        #expect(distance("pxiladelpia", "philadelphia") == 2)  // second letter and a later one
+        #expect(distance("hpiladelphia", "philadelphia") == 1)
+        #expect(distance("xyiladelphia", "philadelphia") == nil)  // both of the first two letters
+        #expect(distance("iladelphia", "philadelphia") == nil)  // both first letters missing
+        #expect(distance("xholadelphia", "philadelphia") == nil)  // the first letter and the third
+        #expect(distance("phoiladelphia", "philadelphia") == 1)  // no early typo: the third letter is free
+        // The prefix form follows the same rule.
+        #expect(Typos.prefixDistance(word: Array("xondo".utf16), token: ArraySlice("london".utf16), limit: 1)?.typos == 1)
+        #expect(Typos.prefixDistance(word: Array("xyiladel".utf16), token: ArraySlice("philadelphia".utf16), limit: 2) == nil)
     }
 
     @Test func budgetGrowsWithLength() {
@@ -31,14 +50,20 @@ import Testing
         // 4 letters: no typo allowed.
         #expect(Cities.top("rmoe")?.document.name != "Rome")
         #expect(Cities.top("roem ")?.document.name != "Rome")
-        // 5 to 8 letters: one.
+        // 5 to 8 letters: one, the first letter included.
         #expect(Cities.top("berlni")?.document.name == "Berlin")
+        #expect(Cities.top("brelin")?.document.name == "Berlin")
+        #expect(Cities.top("verlin")?.document.name == "Berlin")
+        #expect(Cities.top("ebrlin")?.document.name == "Berlin")
+        #expect(Cities.top("amsterdma")?.document.name == "Amsterdam")
         #expect(Cities.top("madird")?.document.name == "Madrid")
         #expect(Cities.top("madirdd ") == nil || Cities.top("madirdd ")?.document.name != "Madrid")
         // 9 and more: two.
         #expect(Cities.top("philadelpia")?.document.name == "Philadelphia")
         #expect(Cities.top("barcelonna")?.document.name == "Barcelona")
         #expect(Cities.top("barzelonna")?.document.name == "Barcelona")
+        #expect(Cities.top("vbarcelonna")?.document.name == "Barcelona")  // an extra first letter and one more
+        #expect(Cities.top("pihladelphai")?.document.name == "Philadelphia")  // swapped 2nd and 3rd, swapped last two
     }
 
     @Test func typoHitsRankAfterExactOnes() {
@@ -63,7 +88,10 @@ import Testing
         return tokens
     }
 
-    @Test(arguments: ["berlni", "madri", "saint", "philadelpia", "barcelonna ", "amsterdma", "londn ", "sant", "marseile"])
+    @Test(arguments: [
+        "berlni", "madri", "saint", "philadelpia", "barcelonna ", "amsterdma", "londn ", "sant", "marseile",
+        "xondon", "ondon ", "olndon", "brelin", "hpiladelphia", "pxiladelpia ", "xhiladelpia", "arcelona ", "sbarcelona",
+    ])
     func totalEqualsTheDocumentsWithinTheTypoBudget(text: String) {
         let query = SearchQuery(text, limit: 3)
         let word = ParsedQuery(query).words[0]

@@ -39,6 +39,7 @@ extension IndexCore {
         let checkTombstones = !filter.tombstoneList.isEmpty
         let termsPerDocument = max(1, docTerms.count / max(count, 1))
         var counted = 0  // documents counted but not ranked (see below)
+        let oneWord = ranking.oneWord
 
         for (index, word) in words.enumerated() {
             collectMatches(word, scratch: scratch)
@@ -49,7 +50,14 @@ extension IndexCore {
                 // when that is cheaper than reading the word's postings.
                 var postingCount = 0
                 for match in scratch.matches {
-                    postingCount += Int(postingStarts[match.terms.upperBound] - postingStarts[match.terms.lowerBound])
+                    if match.view == .terms {
+                        postingCount += Int(postingStarts[match.terms.upperBound] - postingStarts[match.terms.lowerBound])
+                    } else {
+                        for position in match.terms {
+                            let term = views.term(position, in: match.view)
+                            postingCount += Int(postingStarts[term + 1] - postingStarts[term])
+                        }
+                    }
                 }
                 let hasBits = word.isPrefix && HeavyPrefixes.initialKey(word.units).map { heavy.initials[$0] != nil } == true
                 if hasBits || postingCount > accumulator.touchedCount * termsPerDocument * 2 {
@@ -62,11 +70,19 @@ extension IndexCore {
             for level in 0...2 {
                 let countOnly = single && level > 0 && accumulator.touchedCount >= need
                 for match in scratch.matches where match.typos == level {
-                    for term in match.terms {
-                        // One word: exact means the term is a whole name (the flag); several words: the
-                        // term equals the word here, and the whole query must be a name (checked below).
-                        let equal = !word.isPrefix || term == match.exactTerm
+                    for position in match.terms {
+                        let term = views.term(position, in: match.view)
+                        if match.excludedPosition >= 0, termLength(term) > match.excludedPosition,
+                            unit(term, match.excludedPosition) == match.excludedUnit
+                        {
+                            continue
+                        }
+                        // One word: how the term occurs in the document decides (its flags, see
+                        // `RankingRules`); several words: the term equals the word here, and the whole
+                        // query must be a name (checked below).
+                        let equal = !word.isPrefix || termLength(term) == match.exactLength
                         let typos = RankKey.contribution(typos: match.typos, prefix: false, alternate: false)
+                        let penalties = equal ? 32 : 0
                         for i in Int(postingStarts[term])..<Int(postingStarts[term + 1]) {
                             let posting = postings[i]
                             let d = posting & Self.docMask
@@ -82,9 +98,13 @@ extension IndexCore {
                                 counted += accumulator.count(d)
                                 continue
                             }
-                            let exact = equal && (!single || posting & Self.wholeNameFlag != 0)
-                            let contribution = typos | (exact ? 0 : 1 << RankKey.prefixShift)
-                                | (posting & Self.inNameFlag != 0 ? 0 : 1 << RankKey.alternateShift)
+                            let contribution: UInt64
+                            if single {
+                                contribution = typos | oneWord[penalties | Int(posting >> Self.flagShift)]
+                            } else {
+                                contribution = typos | (equal ? 0 : 1 << RankKey.prefixShift)
+                                    | (posting & Self.inNameFlag != 0 ? 0 : 1 << RankKey.alternateShift)
+                            }
                             accumulator.record(d, word: mark, contribution: contribution, missing: missing)
                         }
                     }
@@ -93,7 +113,8 @@ extension IndexCore {
             if index == 0, accumulator.touchedCount + counted == 0 { return CoreHits(keys: [], total: 0) }
         }
         if words.count > 1 { markExactNames(words, accumulator: &accumulator) }
-        return CoreHits(keys: smallestKeys(need: need, accumulator: accumulator, scratch: scratch), total: accumulator.touchedCount + counted)
+        let keys = smallestKeys(need: need, oneWord: words.count == 1, accumulator: accumulator, scratch: scratch)
+        return CoreHits(keys: keys, total: accumulator.touchedCount + counted)
     }
 
     /// Fills `scratch.matches` with the term ranges matching `word`.
@@ -104,11 +125,10 @@ extension IndexCore {
         } else if word.isPrefix {
             let range = prefixRange(word.units)
             if !range.isEmpty {
-                let exact = termLength(range.lowerBound) == word.units.count ? range.lowerBound : -1
-                scratch.matches.append(TermMatch(terms: range, typos: 0, exactTerm: exact))
+                scratch.matches.append(TermMatch(terms: range, typos: 0, exactLength: word.units.count))
             }
         } else if let term = exactTerm(word.units) {
-            scratch.matches.append(TermMatch(terms: term..<term + 1, typos: 0, exactTerm: term))
+            scratch.matches.append(TermMatch(terms: term..<term + 1, typos: 0, exactLength: word.units.count))
         }
     }
 
@@ -124,7 +144,8 @@ extension IndexCore {
                 accumulator.record(d, word: mark, contribution: bits.name[index] & bit != 0 ? name : alternate, missing: 0)
             }
             // The term equal to the word, if any, makes an exact word match.
-            if let exact = matches.first?.exactTerm, exact >= 0 {
+            if let range = matches.first?.terms, !range.isEmpty, termLength(range.lowerBound) == word.units.count {
+                let exact = range.lowerBound
                 for i in Int(postingStarts[exact])..<Int(postingStarts[exact + 1]) {
                     let posting = postings[i]
                     let contribution = RankKey.contribution(typos: 0, prefix: false, alternate: posting & Self.inNameFlag == 0)
@@ -139,8 +160,13 @@ extension IndexCore {
                     for i in Int(starts[Int(d)])..<Int(starts[Int(d) + 1]) {
                         let entry = docTerms[i]
                         let term = Int(entry & Self.docMask)
-                        for match in matches where match.terms.contains(term) {
-                            let exact = !word.isPrefix || term == match.exactTerm
+                        for match in matches where match.terms.contains(views.position(of: term, in: match.view)) {
+                            if match.excludedPosition >= 0, termLength(term) > match.excludedPosition,
+                                unit(term, match.excludedPosition) == match.excludedUnit
+                            {
+                                continue
+                            }
+                            let exact = !word.isPrefix || termLength(term) == match.exactLength
                             let contribution = RankKey.contribution(typos: match.typos, prefix: !exact, alternate: entry & Self.inNameFlag == 0)
                             accumulator.record(d, word: mark, contribution: contribution, missing: 0)
                         }
@@ -163,10 +189,20 @@ extension IndexCore {
         }
     }
 
-    /// The `need` smallest keys of the touched documents, ascending (a bounded max-heap).
-    private func smallestKeys(need: Int, accumulator: Accumulator, scratch: SearchScratch) -> [UInt64] {
+    /// The `need` smallest keys of the touched documents, ascending (a bounded max-heap), made final
+    /// first (`RankKey.final`, in place: the accumulator is done with).
+    private func smallestKeys(need: Int, oneWord: Bool, accumulator: Accumulator, scratch: SearchScratch) -> [UInt64] {
         let touched = accumulator.touched
         if need == 0 { return [] }
+        rankOffsets.withUnsafeBufferPointer { offsets in
+            if oneWord {
+                for d in touched { accumulator.key[Int(d)] &+= offsets[Int(d)] }
+            } else {
+                for d in touched {
+                    accumulator.key[Int(d)] = RankKey.final(accumulator.key[Int(d)], offset: offsets[Int(d)], oneWord: false, ranking: ranking)
+                }
+            }
+        }
         if touched.count <= need * 4 {
             var keys = touched.map { accumulator.key[Int($0)] }
             keys.sort()

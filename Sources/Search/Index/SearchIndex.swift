@@ -16,6 +16,8 @@ public final class SearchIndex: Sendable {
         public var precomputedPrefixLength: Int = 4
         /// ... when their terms have at least this many postings. Default 1,000.
         public var precomputedPrefixMinPostings: Int = 1_000
+        /// What each way of matching costs against the rank (`RankingRules`).
+        public var ranking = RankingRules.default
 
         public init() {}
 
@@ -36,7 +38,8 @@ public final class SearchIndex: Sendable {
         for (index, document) in documents.enumerated() { seen[document.id] = index }
         let unique = seen.count == documents.count
             ? documents : documents.enumerated().filter { seen[$0.element.id] == $0.offset }.map(\.element)
-        current = Locked(Snapshot(documents: unique, policy: configuration.heavyPolicy, version: 0))
+        current = Locked(Snapshot(
+            documents: unique, policy: configuration.heavyPolicy, ranking: RankingRules.Levels(configuration.ranking), version: 0))
     }
 
     private var snapshot: Snapshot { current.withLock { $0 } }
@@ -75,7 +78,8 @@ public final class SearchIndex: Sendable {
         writer.withLock { _ in
             guard var next = change(snapshot) else { return }
             if next.pending.count + next.tombstoneList.count > configuration.maxPendingChanges {
-                next = Snapshot(documents: next.allDocuments, policy: configuration.heavyPolicy, version: next.version)
+                next = Snapshot(
+                    documents: next.allDocuments, policy: configuration.heavyPolicy, ranking: next.base.ranking, version: next.version)
             }
             let swapped = next
             current.withLock { $0 = swapped }
@@ -120,7 +124,8 @@ public final class SearchIndex: Sendable {
         let hits = ranked.dropFirst(parsed.offset).map { entry in
             let document = entry.core.documents[RankKey.document(entry.key)]
             return Hit(
-                document: document, highlight: Highlighter.ranges(in: document.name, words: parsed.words, buffer: &buffer),
+                document: document,
+                highlight: Highlighter.ranges(in: document.name, words: parsed.words, withTypos: RankKey.typos(entry.key) > 0, buffer: &buffer),
                 wordsMatched: parsed.words.count - RankKey.missing(entry.key), typos: RankKey.typos(entry.key))
         }
         return SearchResult(query: text, total: total, hits: hits)

@@ -1,14 +1,16 @@
 /// Computes the highlight ranges of a hit's name.
 enum Highlighter {
     /// Ranges of `name` (Unicode scalar offsets, half-open, ascending, merged) matched by `words`.
-    /// `buffer` is working memory, reused across hits.
-    static func ranges(in name: String, words: [QueryWord], buffer: inout TokenBuffer) -> [[Int]] {
+    /// `buffer` is working memory, reused across hits. `withTypos`: the hit was found with typos,
+    /// so a token may match with a wrong first letter (the only case that compares tokens whose
+    /// first unit differs from the word's).
+    static func ranges(in name: String, words: [QueryWord], withTypos: Bool = true, buffer: inout TokenBuffer) -> [[Int]] {
         Normalizer.scan(name, into: &buffer, recordSources: true)
         var merged: [[Int]] = []
         for span in buffer.spans {
             let token = buffer.units(of: span)
             var best = 0
-            for word in words where word.units.first == token.first {  // a match needs the first unit right
+            for word in words where word.units.first == token.first || (withTypos && word.typoBudget > 0) {
                 if let (_, length) = word.match(token) { best = max(best, length) }
             }
             guard best > 0 else { continue }

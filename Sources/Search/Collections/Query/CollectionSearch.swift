@@ -164,7 +164,7 @@ struct CollectionSearch {
                 let mark = UInt8(index + 1)
                 for match in wordMatches[index] {
                     for term in match.terms {
-                        let exact = !word.isPrefix || term == match.exactTerm
+                        let exact = !word.isPrefix || text.dictionary.termLength(term) == match.exactLength
                         let base = CollectionRankKey.contribution(typos: match.typos, weight: 0, prefix: !exact)
                         for i in text.postingStarts[term]..<text.postingStarts[term + 1] {
                             let posting = postings[i]
