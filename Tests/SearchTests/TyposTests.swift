@@ -93,11 +93,41 @@ import Testing
         "xondon", "ondon ", "olndon", "brelin", "hpiladelphia", "pxiladelpia ", "xhiladelpia", "arcelona ", "sbarcelona",
     ])
     func totalEqualsTheDocumentsWithinTheTypoBudget(text: String) {
-        let query = SearchQuery(text, limit: 3)
-        let word = ParsedQuery(query).words[0]
-        let expected = Self.tokens.count { tokens in tokens.contains { word.match($0) != nil } }
-        #expect(Cities.index.search(query).total == expected)
-        // Paging past the typo-free matches takes the ranked path for typos too.
-        #expect(Cities.index.search(SearchQuery(text, limit: 100, offset: 1_000)).total == expected)
+        let word = ParsedQuery(SearchQuery(text)).words[0]
+        let lead = Typos.exactLead(budget: word.typoBudget)
+        // Per document, the fewest typos of its tokens found by the walk under the first `lead`
+        // letters as typed, and by the early-typo walks (nil: none).
+        let typos = Self.tokens.map { tokens -> (clean: Int?, early: Int?) in
+            var best: (clean: Int?, early: Int?) = (nil, nil)
+            for token in tokens {
+                guard let typos = word.match(token)?.typos else { continue }
+                if token.prefix(lead).elementsEqual(word.units.prefix(lead)) {
+                    best.clean = min(best.clean ?? typos, typos)
+                } else {
+                    best.early = min(best.early ?? typos, typos)
+                }
+            }
+            return best
+        }
+        for (limit, offset) in [(3, 0), (100, 1_000)] {  // the second pages past the typo-free matches
+            // Early typos count only when the documents with fewer typos do not fill the page.
+            let need = limit + offset
+            var earlyLevel = 0
+            for level in 1...2 where typos.count(where: { ($0.clean ?? 9) < level || ($0.early ?? 9) <= earlyLevel }) < need {
+                earlyLevel = level
+            }
+            let expected = typos.count { $0.clean != nil || ($0.early ?? 9) <= earlyLevel }
+            #expect(Cities.index.search(SearchQuery(text, limit: limit, offset: offset)).total == expected, "limit \(limit) offset \(offset)")
+        }
+    }
+
+    /// The early typos' fallback changes only `total`, never a page: every page is the start of a
+    /// longer one, whether the shorter page was full without typos (early typos not looked for) or not.
+    @Test(arguments: ["saint", "sant", "berlin", "londo", "ondon", "madri", "brelin", "barcelona", "philadelphia ", "xondon"])
+    func earlyTyposAreAFallbackOnlyForTotal(text: String) {
+        let long = Cities.index.search(SearchQuery(text, limit: 20)).hits.map(\.document.id)
+        for limit in 1...6 {
+            #expect(Cities.index.search(SearchQuery(text, limit: limit)).hits.map(\.document.id) == Array(long.prefix(limit)), "limit \(limit)")
+        }
     }
 }

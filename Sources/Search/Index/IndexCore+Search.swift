@@ -41,10 +41,13 @@ extension IndexCore {
         var counted = 0  // documents counted but not ranked (see below)
         let oneWord = ranking.oneWord
 
+        let single = words.count == 1
         for (index, word) in words.enumerated() {
-            collectMatches(word, scratch: scratch)
+            // One word: its early typos (`collectTypoMatches`) are looked for only if the page is
+            // not full with fewer typos (below); with several, a word's matches decide which
+            // documents match at all, so they are looked for at once.
+            collectMatches(word, typoWalks: single ? .clean : .all, scratch: scratch)
             let mark = UInt8(index + 1)
-            let single = words.count == 1
             if index > 0 {
                 // Later words only refine admitted documents: check them through the forward index
                 // when that is cheaper than reading the word's postings.
@@ -69,6 +72,11 @@ extension IndexCore {
             // levels cannot enter the top (more typos rank lower) and are only counted for `total`.
             for level in 0...2 {
                 let countOnly = single && level > 0 && accumulator.touchedCount >= need
+                if single, level > 0, word.typoBudget > 0, !countOnly {
+                    // Early typos are a fallback: with a full page of documents with fewer typos
+                    // they could only add to `total`, and their walks and postings cost the most.
+                    collectTypoMatches(word, walks: level == 1 ? .earlyOneTypo : .earlyTwoTypos, scratch: scratch)
+                }
                 for match in scratch.matches where match.typos == level {
                     for position in match.terms {
                         let term = views.term(position, in: match.view)
@@ -117,11 +125,12 @@ extension IndexCore {
         return CoreHits(keys: keys, total: accumulator.touchedCount + counted)
     }
 
-    /// Fills `scratch.matches` with the term ranges matching `word`.
-    private func collectMatches(_ word: QueryWord, scratch: SearchScratch) {
+    /// Fills `scratch.matches` with the term ranges matching `word` (`typoWalks`: which typo walks
+    /// run if the word has a typo budget).
+    private func collectMatches(_ word: QueryWord, typoWalks: TypoWalkSet, scratch: SearchScratch) {
         scratch.matches.removeAll(keepingCapacity: true)
         if word.typoBudget > 0 {
-            collectTypoMatches(word, scratch: scratch)
+            collectTypoMatches(word, walks: typoWalks, scratch: scratch)
         } else if word.isPrefix {
             let range = prefixRange(word.units)
             if !range.isEmpty {

@@ -8,14 +8,29 @@
 /// by one more walk or lookup per kind of edit, each with its lead fixed: in the dictionary itself
 /// (a deleted first letter, swapped first letters), or in the orders of `TermViews` (a wrong or
 /// missing first letter: by the units after the first; a wrong or extra second letter: by the
-/// first unit and those after the second).
+/// first unit and those after the second). They cost the most of a word's walks, so a query of one
+/// word runs them only when they can still change its page (`IndexCore.search`): those with one
+/// typo when the page is not full without typos, those with two when it is not full with one.
 extension IndexCore {
-    func collectTypoMatches(_ word: QueryWord, scratch: SearchScratch) {
+    /// Which walks `collectTypoMatches` runs.
+    enum TypoWalkSet {
+        /// The walk under the word's first letter (two with two typos) as typed.
+        case clean
+        /// The lookups of the word with one typo in those letters (the matches with one typo).
+        case earlyOneTypo
+        /// The walks with a typo in those letters and one more after them (two-typo words: their
+        /// matches with two typos; those with one are `earlyOneTypo`'s, found again).
+        case earlyTwoTypos
+        /// `clean` and every early walk (two-typo words' with one more typo).
+        case all
+    }
+
+    /// Appends to `scratch.matches` the term ranges within `word`'s typo budget that `walks` find.
+    func collectTypoMatches(_ word: QueryWord, walks: TypoWalkSet, scratch: SearchScratch) {
         let w = word.units
         guard w.count > 1, w.count <= TypoState.maxWordUnits else { return }
         var walk = TypoWalks(masks: scratch.typoMasks, isPrefix: word.isPrefix, matches: [])
         swap(&walk.matches, &scratch.matches)  // moved, not shared: appends need no copy
-        walk.matches.removeAll(keepingCapacity: true)
         termUnits.withUnsafeBufferPointer { units in
         termStarts.withUnsafeBufferPointer { starts in
         termKeys.withUnsafeBufferPointer { keys in
@@ -42,9 +57,13 @@ extension IndexCore {
                 return UnsafeBufferPointer(rebasing: edited[0..<(size + n - count)])
             }
             // No typo in the first letter (two letters with two typos): the budget in the rest.
-            walk.run(terms, view: .terms, word: w, lead: Typos.exactLead(budget: word.typoBudget), budget: word.typoBudget)
+            if walks == .clean || walks == .all {
+                walk.run(terms, view: .terms, word: w, lead: Typos.exactLead(budget: word.typoBudget), budget: word.typoBudget)
+            }
+            guard walks != .clean else { return }
             let (w0, w1) = (w[0], w[1])
             if word.typoBudget == 1 {
+                guard walks != .earlyTwoTypos else { return }
                 // The one typo in the first letter, the rest as typed.
                 walk.run(tail, view: .tail, word: rest, lead: n - 1, budget: 0, extra: 1, excluding: (0, w0))
                 walk.run(tail, view: .tail, word: w, lead: n, budget: 0, extra: 1, excluding: (0, w0))
@@ -53,19 +72,30 @@ extension IndexCore {
                     walk.run(terms, view: .terms, word: undone((w1, w0, 0), 2, dropping: 2), lead: n, budget: 0, extra: 1)
                 }
             } else if word.typoBudget >= 2, n > 3 {
-                // One typo in the first two letters, the third letter right, at most one more after it.
-                let w2 = w[2]
-                walk.run(tail, view: .tail, word: rest, lead: 2, budget: 1, extra: 1, excluding: (0, w0))
-                walk.run(tail, view: .tail, word: w, lead: 3, budget: 1, extra: 1)
-                walk.run(skip, view: .skipSecond, word: w, lead: 3, budget: 1, extra: 1)
-                if w1 != w0 {
-                    walk.run(terms, view: .terms, word: rest, lead: 2, budget: 1, extra: 1)
-                    walk.run(terms, view: .terms, word: undone((w1, w0, 0), 2, dropping: 2), lead: 3, budget: 1, extra: 1)
+                // One typo in the first two letters, the third letter right, at most one more after
+                // it: a walk with one typo left under `lead` units, or (`.earlyOneTypo`) only the word
+                // as edited, a lookup.
+                func early<Keys: TermKeys>(
+                    _ keys: Keys, _ view: TermViews.View, _ edited: UnsafeBufferPointer<UInt16>, lead: Int,
+                    excluding: (position: Int, unit: UInt16) = (-1, 0)
+                ) {
+                    let oneTypo = walks == .earlyOneTypo
+                    walk.run(
+                        keys, view: view, word: edited, lead: oneTypo ? edited.count : lead, budget: oneTypo ? 0 : 1, extra: 1,
+                        excluding: excluding)
                 }
-                walk.run(skip, view: .skipSecond, word: undone((w0, 0, 0), 1, dropping: 2), lead: 2, budget: 1, extra: 1, excluding: (1, w1))
+                let w2 = w[2]
+                early(tail, .tail, rest, lead: 2, excluding: (0, w0))
+                early(tail, .tail, w, lead: 3)
+                early(skip, .skipSecond, w, lead: 3)
+                if w1 != w0 {
+                    early(terms, .terms, rest, lead: 2)
+                    early(terms, .terms, undone((w1, w0, 0), 2, dropping: 2), lead: 3)
+                }
+                early(skip, .skipSecond, undone((w0, 0, 0), 1, dropping: 2), lead: 2, excluding: (1, w1))
                 if w2 != w1 {
-                    walk.run(terms, view: .terms, word: undone((w0, 0, 0), 1, dropping: 2), lead: 2, budget: 1, extra: 1)
-                    walk.run(terms, view: .terms, word: undone((w0, w2, w1), 3, dropping: 3), lead: 3, budget: 1, extra: 1)
+                    early(terms, .terms, undone((w0, 0, 0), 1, dropping: 2), lead: 2)
+                    early(terms, .terms, undone((w0, w2, w1), 3, dropping: 3), lead: 3)
                 }
             }
         }
