@@ -14,6 +14,8 @@ struct CoreFilter {
 struct CoreHits {
     var keys: [UInt64]
     var total: Int
+    /// Early typos were looked for: a hit with typos may match with a wrong first letter.
+    var earlyTypos = false
 }
 
 extension IndexCore {
@@ -39,14 +41,19 @@ extension IndexCore {
         let checkTombstones = !filter.tombstoneList.isEmpty
         let termsPerDocument = max(1, docTerms.count / max(count, 1))
         var counted = 0  // documents counted but not ranked (see below)
+        var earlyTypos = false
         let oneWord = ranking.oneWord
 
         let single = words.count == 1
         for (index, word) in words.enumerated() {
-            // One word: its early typos (`collectTypoMatches`) are looked for only if the page is
-            // not full with fewer typos (below); with several, a word's matches decide which
-            // documents match at all, so they are looked for at once.
-            collectMatches(word, typoWalks: single ? .clean : .all, scratch: scratch)
+            // Early typos (`collectTypoMatches`) are a fallback, their walks and postings cost the
+            // most: with one word, looked for only when they could still enter the page (below);
+            // with several, for a word whose walk as typed finds nothing.
+            collectMatches(word, scratch: scratch)
+            if !single, word.typoBudget > 0, scratch.matches.isEmpty {
+                collectTypoMatches(word, walks: .early, scratch: scratch)
+                earlyTypos = true
+            }
             let mark = UInt8(index + 1)
             if index > 0 {
                 // Later words only refine admitted documents: check them through the forward index
@@ -72,10 +79,16 @@ extension IndexCore {
             // levels cannot enter the top (more typos rank lower) and are only counted for `total`.
             for level in 0...2 {
                 let countOnly = single && level > 0 && accumulator.touchedCount >= need
-                if single, level > 0, word.typoBudget > 0, !countOnly {
-                    // Early typos are a fallback: with a full page of documents with fewer typos
-                    // they could only add to `total`, and their walks and postings cost the most.
-                    collectTypoMatches(word, walks: level == 1 ? .earlyOneTypo : .earlyTwoTypos, scratch: scratch)
+                if single, word.typoBudget > 0 {
+                    // One early typo when the page is not full without typos; two (one early, one
+                    // after) only when nothing matches with fewer.
+                    if level == 1, !countOnly {
+                        collectTypoMatches(word, walks: .earlyOneTypo, scratch: scratch)
+                        earlyTypos = true
+                    } else if level == 2, accumulator.touchedCount + counted == 0 {
+                        collectTypoMatches(word, walks: .earlyTwoTypos, scratch: scratch)
+                        earlyTypos = true
+                    }
                 }
                 for match in scratch.matches where match.typos == level {
                     for position in match.terms {
@@ -122,15 +135,15 @@ extension IndexCore {
         }
         if words.count > 1 { markExactNames(words, accumulator: &accumulator) }
         let keys = smallestKeys(need: need, oneWord: words.count == 1, accumulator: accumulator, scratch: scratch)
-        return CoreHits(keys: keys, total: accumulator.touchedCount + counted)
+        return CoreHits(keys: keys, total: accumulator.touchedCount + counted, earlyTypos: earlyTypos)
     }
 
-    /// Fills `scratch.matches` with the term ranges matching `word` (`typoWalks`: which typo walks
-    /// run if the word has a typo budget).
-    private func collectMatches(_ word: QueryWord, typoWalks: TypoWalkSet, scratch: SearchScratch) {
+    /// Fills `scratch.matches` with the term ranges matching `word` (with typos, those of the walk
+    /// under its first letters as typed: `collectTypoMatches`).
+    private func collectMatches(_ word: QueryWord, scratch: SearchScratch) {
         scratch.matches.removeAll(keepingCapacity: true)
         if word.typoBudget > 0 {
-            collectTypoMatches(word, walks: typoWalks, scratch: scratch)
+            collectTypoMatches(word, walks: .clean, scratch: scratch)
         } else if word.isPrefix {
             let range = prefixRange(word.units)
             if !range.isEmpty {
@@ -163,12 +176,22 @@ extension IndexCore {
             }
             return
         }
+        // Matches in the dictionary's own order (no early typos) need no position lookups.
+        let inTermOrder = matches.allSatisfy { $0.view == .terms && $0.excludedPosition < 0 }
         docTerms.withUnsafeBufferPointer { docTerms in
             docTermStarts.withUnsafeBufferPointer { starts in
                 for d in accumulator.touched {
                     for i in Int(starts[Int(d)])..<Int(starts[Int(d) + 1]) {
                         let entry = docTerms[i]
                         let term = Int(entry & Self.docMask)
+                        if inTermOrder {
+                            for match in matches where match.terms.contains(term) {
+                                let exact = !word.isPrefix || termLength(term) == match.exactLength
+                                let contribution = RankKey.contribution(typos: match.typos, prefix: !exact, alternate: entry & Self.inNameFlag == 0)
+                                accumulator.record(d, word: mark, contribution: contribution, missing: 0)
+                            }
+                            continue
+                        }
                         for match in matches where match.terms.contains(views.position(of: term, in: match.view)) {
                             if match.excludedPosition >= 0, termLength(term) > match.excludedPosition,
                                 unit(term, match.excludedPosition) == match.excludedUnit
@@ -207,8 +230,9 @@ extension IndexCore {
             if oneWord {
                 for d in touched { accumulator.key[Int(d)] &+= offsets[Int(d)] }
             } else {
+                let severalWords = ranking.severalWords  // one retain, not one a document
                 for d in touched {
-                    accumulator.key[Int(d)] = RankKey.final(accumulator.key[Int(d)], offset: offsets[Int(d)], oneWord: false, ranking: ranking)
+                    accumulator.key[Int(d)] = RankKey.final(accumulator.key[Int(d)], offset: offsets[Int(d)], severalWords: severalWords)
                 }
             }
         }

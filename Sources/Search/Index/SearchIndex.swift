@@ -100,13 +100,13 @@ public final class SearchIndex: Sendable {
         let snapshot = snapshot
         guard !parsed.words.isEmpty else { return SearchResult(query: text, total: 0, hits: []) }
         let need = parsed.offset + parsed.limit
-        let (ranked, total) = scratches.withScratch { scratch in
+        let (ranked, total, earlyTypos) = scratches.withScratch { scratch in
             let base = snapshot.base.search(
                 parsed.words,
                 filter: snapshot.base.filter(for: parsed, tombstones: snapshot.tombstones, tombstoneList: snapshot.tombstoneList),
                 need: need, scratch: scratch)
             guard snapshot.delta.count > 0 else {
-                return (base.keys.map { (key: $0, core: snapshot.base) }, base.total)
+                return (base.keys.map { (key: $0, core: snapshot.base) }, base.total, base.earlyTypos)
             }
             let delta = snapshot.delta.search(parsed.words, filter: snapshot.delta.filter(for: parsed), need: need, scratch: scratch)
             var merged = base.keys.map { (key: $0, core: snapshot.base) } + delta.keys.map { (key: $0, core: snapshot.delta) }
@@ -117,7 +117,7 @@ public final class SearchIndex: Sendable {
                 if r != s { return r > s }
                 return a.core === b.core ? a.key < b.key : a.core === snapshot.base
             }
-            return (Array(merged.prefix(need)), base.total + delta.total)
+            return (Array(merged.prefix(need)), base.total + delta.total, base.earlyTypos || delta.earlyTypos)
         }
         var buffer = TokenBuffer()
         buffer.reserve(units: 64)
@@ -125,7 +125,7 @@ public final class SearchIndex: Sendable {
             let document = entry.core.documents[RankKey.document(entry.key)]
             return Hit(
                 document: document,
-                highlight: Highlighter.ranges(in: document.name, words: parsed.words, withTypos: RankKey.typos(entry.key) > 0, buffer: &buffer),
+                highlight: Highlighter.ranges(in: document.name, words: parsed.words, withTypos: earlyTypos && RankKey.typos(entry.key) > 0, buffer: &buffer),
                 wordsMatched: parsed.words.count - RankKey.missing(entry.key), typos: RankKey.typos(entry.key))
         }
         return SearchResult(query: text, total: total, hits: hits)

@@ -154,14 +154,14 @@ enum RankKey {
         UInt64(typos) << typoShift | (prefix ? 1 << prefixShift : 0) | (alternate ? 1 << alternateShift : 0)
     }
 
-    /// The key to sort by: words, typos, weighted rank, document number. `offset`: the document's
-    /// `IndexCore.rankOffsets` entry. With one word the penalty is already in place (bits 32-45,
-    /// nothing above it but typos and words): adding the offset is all.
+    /// The key to sort by with several words: words, typos, weighted rank, document number.
+    /// `offset`: the document's `IndexCore.rankOffsets` entry; `severalWords`: `RankingRules.Levels`'.
+    /// (With one word the penalty is already in place, bits 32-45, nothing above it but typos and
+    /// words: adding the offset is all.)
     @inline(__always)
-    static func final(_ key: UInt64, offset: UInt64, oneWord: Bool, ranking: RankingRules.Levels) -> UInt64 {
-        if oneWord { return key &+ offset }
+    static func final(_ key: UInt64, offset: UInt64, severalWords: [UInt64]) -> UInt64 {
         let notWhole = key >> prefixShift & 0xF != 0 ? 2 : 0, inAlternate = key >> alternateShift & 0xF != 0 ? 1 : 0
-        let penalty = (key >> penaltyShift & 0x3FFF) + ranking.severalWords[notWhole | inAlternate]
+        let penalty = (key >> penaltyShift & 0x3FFF) + severalWords[notWhole | inAlternate]
         return (key & ~(1 << typoShift - 1) | penalty << penaltyShift | key & 0xFFFF_FFFF) &+ offset
     }
 

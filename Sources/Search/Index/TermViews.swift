@@ -91,6 +91,8 @@ struct TermViews: Sendable {
 
 /// Keys of the terms in one order, read through raw buffers: what the typo walk descends.
 protocol TermKeys {
+    /// No two keys are equal (the dictionary itself): at most one ends at a node of a walk.
+    static var keysAreDistinct: Bool { get }
     /// Number of keys (terms).
     var count: Int { get }
     /// Number of units of the key at `position`.
@@ -160,6 +162,7 @@ struct SortedTermKeys: TermKeys {
     let keys: UnsafeBufferPointer<UInt64>
     let runEnds: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>)
 
+    static var keysAreDistinct: Bool { true }
     var count: Int { starts.count - 1 }
     @inline(__always) func length(_ term: Int) -> Int { Int(starts[term + 1] &- starts[term]) }
     @inline(__always) func unit(_ term: Int, _ position: Int) -> UInt16 {
@@ -188,6 +191,7 @@ struct PermutedTermKeys: TermKeys {
     let lengths: UnsafeBufferPointer<UInt8>
     let skipped: Int
 
+    static var keysAreDistinct: Bool { false }
     var count: Int { order.count }
     @inline(__always) func length(_ position: Int) -> Int { Int(lengths[position]) }
     @inline(__always) func unit(_ position: Int, _ depth: Int) -> UInt16 {

@@ -9,8 +9,9 @@
 /// (a deleted first letter, swapped first letters), or in the orders of `TermViews` (a wrong or
 /// missing first letter: by the units after the first; a wrong or extra second letter: by the
 /// first unit and those after the second). They cost the most of a word's walks, so a query of one
-/// word runs them only when they can still change its page (`IndexCore.search`): those with one
-/// typo when the page is not full without typos, those with two when it is not full with one.
+/// word runs them only when they may change its page (`IndexCore.search`): those with one typo
+/// when the page is not full without typos, those with two when nothing matches with fewer; a
+/// query of several words, for a word that finds nothing as typed.
 extension IndexCore {
     /// Which walks `collectTypoMatches` runs.
     enum TypoWalkSet {
@@ -21,8 +22,8 @@ extension IndexCore {
         /// The walks with a typo in those letters and one more after them (two-typo words: their
         /// matches with two typos; those with one are `earlyOneTypo`'s, found again).
         case earlyTwoTypos
-        /// `clean` and every early walk (two-typo words' with one more typo).
-        case all
+        /// Every early walk (two-typo words' with one more typo after the early one).
+        case early
     }
 
     /// Appends to `scratch.matches` the term ranges within `word`'s typo budget that `walks` find.
@@ -57,7 +58,7 @@ extension IndexCore {
                 return UnsafeBufferPointer(rebasing: edited[0..<(size + n - count)])
             }
             // No typo in the first letter (two letters with two typos): the budget in the rest.
-            if walks == .clean || walks == .all {
+            if walks == .clean {
                 walk.run(terms, view: .terms, word: w, lead: Typos.exactLead(budget: word.typoBudget), budget: word.typoBudget)
             }
             guard walks != .clean else { return }
@@ -250,7 +251,11 @@ private struct TypoWalker<Keys: TermKeys> {
     func visit(lo: Int, hi: Int, depth: Int, state: TypoState, covered: Int, into matches: inout [TermMatch]) {
         // Keys that end here sort first (one in the dictionary itself, maybe several in a view).
         var first = lo
-        while first < hi, keys.length(first) == depth { first += 1 }
+        if Keys.keysAreDistinct {
+            if keys.length(lo) == depth { first += 1 }
+        } else {
+            while first < hi, keys.length(first) == depth { first += 1 }
+        }
         let terminal = first > lo
         var covered = covered
         if let distance = state.distance {

@@ -1,9 +1,9 @@
 /// Computes the highlight ranges of a hit's name.
 enum Highlighter {
     /// Ranges of `name` (Unicode scalar offsets, half-open, ascending, merged) matched by `words`.
-    /// `buffer` is working memory, reused across hits. `withTypos`: the hit was found with typos,
-    /// so a token may match with a wrong first letter (the only case that compares tokens whose
-    /// first unit differs from the word's).
+    /// `buffer` is working memory, reused across hits. `withTypos`: the hit was found with typos and
+    /// early typos were looked for, so a token may match with a wrong first letter (the only case
+    /// that compares tokens whose first unit differs from the word's).
     static func ranges(in name: String, words: [QueryWord], withTypos: Bool = true, buffer: inout TokenBuffer) -> [[Int]] {
         Normalizer.scan(name, into: &buffer, recordSources: true)
         var merged: [[Int]] = []
