@@ -48,11 +48,13 @@ extension IndexCore {
         for (index, word) in words.enumerated() {
             // Early typos (`collectTypoMatches`) are a fallback, their walks and postings cost the
             // most: with one word, looked for only when they could still enter the page (below);
-            // with several, for a word whose walk as typed finds nothing.
+            // with several, for a word found without typos in fewer than `need` documents.
             collectMatches(word, scratch: scratch)
-            if !single, word.typoBudget > 0, scratch.matches.isEmpty {
-                collectTypoMatches(word, walks: .early, scratch: scratch)
+            if !single, word.typoBudget > 0, postingsWithoutTypos(scratch.matches) < need {
+                collectTypoMatches(word, walks: .earlyOneTypo, scratch: scratch)
                 earlyTypos = true
+                // Two typos of which one early: only when nothing matches with fewer.
+                if scratch.matches.isEmpty { collectTypoMatches(word, walks: .earlyTwoTypos, scratch: scratch) }
             }
             let mark = UInt8(index + 1)
             if index > 0 {
@@ -136,6 +138,15 @@ extension IndexCore {
         if words.count > 1 { markExactNames(words, accumulator: &accumulator) }
         let keys = smallestKeys(need: need, oneWord: words.count == 1, accumulator: accumulator, scratch: scratch)
         return CoreHits(keys: keys, total: accumulator.touchedCount + counted, earlyTypos: earlyTypos)
+    }
+
+    /// Postings of the matches without typos (all in the dictionary's order).
+    private func postingsWithoutTypos(_ matches: [TermMatch]) -> Int {
+        var count = 0
+        for match in matches where match.typos == 0 {
+            count += Int(postingStarts[match.terms.upperBound] - postingStarts[match.terms.lowerBound])
+        }
+        return count
     }
 
     /// Fills `scratch.matches` with the term ranges matching `word` (with typos, those of the walk
