@@ -79,56 +79,58 @@ extension IndexCore {
             }
             // Matches by increasing typos. With one word, once `need` documents are found, later
             // levels cannot enter the top (more typos rank lower) and are only counted for `total`.
-            for level in 0...2 {
-                let countOnly = single && level > 0 && accumulator.touchedCount >= need
-                if single, word.typoBudget > 0 {
-                    // One early typo when the page is not full without typos; two (one early, one
-                    // after) only when nothing matches with fewer.
-                    if level == 1, !countOnly {
-                        collectTypoMatches(word, walks: .earlyOneTypo, scratch: scratch)
-                        earlyTypos = true
-                    } else if level == 2, accumulator.touchedCount + counted == 0 {
-                        collectTypoMatches(word, walks: .earlyTwoTypos, scratch: scratch)
-                        earlyTypos = true
-                    }
-                }
-                for match in scratch.matches where match.typos == level {
-                    for position in match.terms {
-                        let term = views.term(position, in: match.view)
-                        if match.excludedPosition >= 0, termLength(term) > match.excludedPosition,
-                            unit(term, match.excludedPosition) == match.excludedUnit
-                        {
-                            continue
+            oneWord.withUnsafeBufferPointer { oneWord in  // one penalty read a posting, unchecked
+                for level in 0...2 {
+                    let countOnly = single && level > 0 && accumulator.touchedCount >= need
+                    if single, word.typoBudget > 0 {
+                        // One early typo when the page is not full without typos; two (one early, one
+                        // after) only when nothing matches with fewer.
+                        if level == 1, !countOnly {
+                            collectTypoMatches(word, walks: .earlyOneTypo, scratch: scratch)
+                            earlyTypos = true
+                        } else if level == 2, accumulator.touchedCount + counted == 0 {
+                            collectTypoMatches(word, walks: .earlyTwoTypos, scratch: scratch)
+                            earlyTypos = true
                         }
-                        // One word: how the term occurs in the document decides (its flags, see
-                        // `RankingRules`); several words: the term equals the word here, and the whole
-                        // query must be a name (checked below).
-                        let equal = !word.isPrefix || termLength(term) == match.exactLength
-                        let typos = RankKey.contribution(typos: match.typos, prefix: false, alternate: false)
-                        let penalties = equal ? 32 : 0
-                        for i in Int(postingStarts[term])..<Int(postingStarts[term + 1]) {
-                            let posting = postings[i]
-                            let d = posting & Self.docMask
-                            if d >= limit { break }
-                            if index == 0 {
-                                if let mask = filter.countryMask {
-                                    let country = countries[Int(d)]
-                                    if country == CountryCode.none || !mask[Int(country)] { continue }
-                                }
-                                if checkTombstones, filter.tombstones[Int(d) >> 6] & (1 << UInt64(d & 63)) != 0 { continue }
-                            }
-                            if countOnly {
-                                counted += accumulator.count(d)
+                    }
+                    for match in scratch.matches where match.typos == level {
+                        for position in match.terms {
+                            let term = views.term(position, in: match.view)
+                            if match.excludedPosition >= 0, termLength(term) > match.excludedPosition,
+                                unit(term, match.excludedPosition) == match.excludedUnit
+                            {
                                 continue
                             }
-                            let contribution: UInt64
-                            if single {
-                                contribution = typos | oneWord[penalties | Int(posting >> Self.flagShift)]
-                            } else {
-                                contribution = typos | (equal ? 0 : 1 << RankKey.prefixShift)
-                                    | (posting & Self.inNameFlag != 0 ? 0 : 1 << RankKey.alternateShift)
+                            // One word: how the term occurs in the document decides (its flags, see
+                            // `RankingRules`); several words: the term equals the word here, and the whole
+                            // query must be a name (checked below).
+                            let equal = !word.isPrefix || termLength(term) == match.exactLength
+                            let typos = RankKey.contribution(typos: match.typos, prefix: false, alternate: false)
+                            let penalties = equal ? 32 : 0
+                            for i in Int(postingStarts[term])..<Int(postingStarts[term + 1]) {
+                                let posting = postings[i]
+                                let d = posting & Self.docMask
+                                if d >= limit { break }
+                                if index == 0 {
+                                    if let mask = filter.countryMask {
+                                        let country = countries[Int(d)]
+                                        if country == CountryCode.none || !mask[Int(country)] { continue }
+                                    }
+                                    if checkTombstones, filter.tombstones[Int(d) >> 6] & (1 << UInt64(d & 63)) != 0 { continue }
+                                }
+                                if countOnly {
+                                    counted += accumulator.count(d)
+                                    continue
+                                }
+                                let contribution: UInt64
+                                if single {
+                                    contribution = typos | oneWord[penalties | Int(posting >> Self.flagShift)]
+                                } else {
+                                    contribution = typos | (equal ? 0 : 1 << RankKey.prefixShift)
+                                        | (posting & Self.inNameFlag != 0 ? 0 : 1 << RankKey.alternateShift)
+                                }
+                                accumulator.record(d, word: mark, contribution: contribution, missing: missing)
                             }
-                            accumulator.record(d, word: mark, contribution: contribution, missing: missing)
                         }
                     }
                 }
