@@ -66,6 +66,13 @@ import Testing
         #expect(Cities.top("pihladelphai")?.document.name == "Philadelphia")  // swapped 2nd and 3rd, swapped last two
     }
 
+    /// With several words, a word's early typos are looked for when it is found without typos in
+    /// fewer documents than the page holds.
+    @Test func earlyTyposOfOneOfSeveralWords() {
+        #expect(Cities.top("asnto domingo")?.document.name == "Santo Domingo")
+        #expect(Cities.top("rio de xaneiro")?.document.name == "Rio de Janeiro")
+    }
+
     @Test func typoHitsRankAfterExactOnes() {
         let result = Cities.index.search(SearchQuery("paris", limit: 20))
         let typos = result.hits.map(\.typos)
