@@ -137,7 +137,7 @@ extension IndexCore {
             }
             if index == 0, accumulator.touchedCount + counted == 0 { return CoreHits(keys: [], total: 0) }
         }
-        if words.count > 1 { markExactNames(words, accumulator: &accumulator) }
+        if words.count > 1 { finishSeveralWords(words, accumulator: &accumulator) }
         let keys = smallestKeys(need: need, oneWord: words.count == 1, accumulator: accumulator, scratch: scratch)
         return CoreHits(keys: keys, total: accumulator.touchedCount + counted, earlyTypos: earlyTypos)
     }
@@ -222,31 +222,32 @@ extension IndexCore {
     }
 
     /// Several words: a document is an exact match when all words matched equal terms and one of
-    /// its names is exactly the query; the prefix field becomes 0 (exact) or 1.
-    private func markExactNames(_ words: [QueryWord], accumulator: inout Accumulator) {
+    /// its names is exactly the query; its key is then made final (`RankKey.final`) in the same
+    /// pass, in place (the accumulator is done with).
+    private func finishSeveralWords(_ words: [QueryWord], accumulator: inout Accumulator) {
         let hash = NameHash.hash(words.map(\.units))
         let field: UInt64 = 0xF << RankKey.prefixShift
-        for d in accumulator.touched {
-            let doc = Int(d)
-            let key = accumulator.key[doc]
-            let exact = key & (0xF << RankKey.missingShift | field) == 0 && document(doc, hasNameHash: hash)
-            accumulator.key[doc] = key & ~field | (exact ? 0 : 1 << RankKey.prefixShift)
+        let severalWords = ranking.severalWords  // one retain, not one a document
+        rankOffsets.withUnsafeBufferPointer { offsets in
+            for d in accumulator.touched {
+                let doc = Int(d)
+                let key = accumulator.key[doc]
+                let exact = key & (0xF << RankKey.missingShift | field) == 0 && document(doc, hasNameHash: hash)
+                let marked = key & ~field | (exact ? 0 : 1 << RankKey.prefixShift)
+                accumulator.key[doc] = RankKey.final(marked, offset: offsets[doc], severalWords: severalWords)
+            }
         }
     }
 
-    /// The `need` smallest keys of the touched documents, ascending (a bounded max-heap), made final
-    /// first (`RankKey.final`, in place: the accumulator is done with).
+    /// The `need` smallest keys of the touched documents, ascending (a bounded max-heap); with one
+    /// word made final first (in place: the accumulator is done with), with several already final.
     private func smallestKeys(need: Int, oneWord: Bool, accumulator: Accumulator, scratch: SearchScratch) -> [UInt64] {
         let touched = accumulator.touched
         if need == 0 { return [] }
-        rankOffsets.withUnsafeBufferPointer { offsets in
-            if oneWord {
+        if oneWord {
+            // One word: the penalty is in place, adding the offset makes the key final.
+            rankOffsets.withUnsafeBufferPointer { offsets in
                 for d in touched { accumulator.key[Int(d)] &+= offsets[Int(d)] }
-            } else {
-                let severalWords = ranking.severalWords  // one retain, not one a document
-                for d in touched {
-                    accumulator.key[Int(d)] = RankKey.final(accumulator.key[Int(d)], offset: offsets[Int(d)], severalWords: severalWords)
-                }
             }
         }
         if touched.count <= need * 4 {
