@@ -125,7 +125,8 @@ public final class SearchIndex: Sendable {
             let document = entry.core.documents[RankKey.document(entry.key)]
             return Hit(
                 document: document,
-                highlight: Highlighter.ranges(in: document.name, words: parsed.words, withTypos: earlyTypos && RankKey.typos(entry.key) > 0, buffer: &buffer),
+                highlight: Highlighter.ranges(in: document.name, words: parsed.words, typos: RankKey.typos(entry.key) > 0,
+                    earlyTypos: earlyTypos, buffer: &buffer),
                 wordsMatched: parsed.words.count - RankKey.missing(entry.key), typos: RankKey.typos(entry.key))
         }
         return SearchResult(query: text, total: total, hits: hits)

@@ -216,10 +216,10 @@ struct CollectionSearch {
                 var ranges: [[Int]] = []
                 switch document.values[field] {
                 case .string(let text)?:
-                    ranges = Highlighter.ranges(in: text, words: words, buffer: &buffer)
+                    ranges = Highlighter.ranges(in: text, words: words, earlyTypos: false, buffer: &buffer)
                 case .strings(let texts)?:
                     for (index, text) in texts.enumerated() {
-                        ranges += Highlighter.ranges(in: text, words: words, buffer: &buffer).map { [index] + $0 }
+                        ranges += Highlighter.ranges(in: text, words: words, earlyTypos: false, buffer: &buffer).map { [index] + $0 }
                     }
                 default: break
                 }
