@@ -7,16 +7,62 @@ import Testing
         Document(id: id, name: name, alternateNames: alternates, rank: rank, attributes: ["countryCode": "XX"])
     }
 
-    @Test func orderIsWordsTyposExactNameRank() {
-        let index = SearchIndex(documents: [
-            city("1", "Yorkton", rank: 900),  // prefix
-            city("2", "York", rank: 100),  // exact, name
-            city("3", "Big Town", ["York"], rank: 800),  // exact, alternate name only
-            city("4", "Yorke Harbour", rank: 1000),  // prefix, bigger
-            city("5", "New York", rank: 50),  // "york" as a word, not the whole name
-        ])
-        let ids = index.search(SearchQuery("york")).hits.map(\.document.id)
-        #expect(ids == ["2", "3", "4", "1", "5"])
+    private func ids(_ text: String, _ documents: [Document]) -> [String] {
+        SearchIndex(documents: documents).search(SearchQuery(text)).hits.map(\.document.id)
+    }
+
+    @Test func aPrefixOutranksAnExactNameOnlyBeyondItsFactor() {
+        // startOfName is 8: York keeps first place against a prefix match 5 times its rank...
+        #expect(ids("york", [city("1", "York", rank: 100), city("2", "Yorkton", rank: 500)]) == ["1", "2"])
+        // ...and loses it to one 20 times its rank ("mosc" finds Moscow, not a hamlet named Mosc).
+        #expect(ids("york", [city("1", "York", rank: 100), city("2", "Yorkshire", rank: 2_000)]) == ["2", "1"])
+    }
+
+    @Test func aWholeAlternateNameCostsItsFactor() {
+        // alternateName is 40: the main name wins against 20 times the rank, not against 100 times.
+        #expect(ids("lima", [city("1", "Lima", rank: 1_000), city("2", "Somewhere", ["Lima"], rank: 20_000)]) == ["1", "2"])
+        #expect(ids("canton", [city("1", "Canton", rank: 1_000), city("2", "Guangzhou", ["Canton"], rank: 100_000)]) == ["2", "1"])
+    }
+
+    @Test func aLaterWordOfANameCostsMoreThanItsStart() {
+        // "york" is a later word of "New York City" (laterWordOfName 64) but starts "Yorkville" (8).
+        let documents = [city("1", "York", rank: 10_000), city("2", "New York City", rank: 300_000), city("3", "Yorkville", rank: 300_000)]
+        #expect(ids("york", documents) == ["3", "1", "2"])
+    }
+
+    @Test func thePrefixOfAnAlternateNameSaysLittle() {
+        // startOfAlternateName is 1,024: an old name that merely starts with the text does not win.
+        let documents = [city("1", "Nice", rank: 340_000), city("2", "Raqqa", ["Nicephorium"], rank: 530_000)]
+        #expect(ids("nice", documents) == ["1", "2"])
+        #expect(ids("niceph", documents) == ["2"])
+    }
+
+    @Test func severalWordsFollowTheSameFactors() {
+        // Both words in one main name beat both found in a big city's alternate names.
+        let documents = [
+            city("1", "Thanh Hoa", rank: 400_000),
+            city("2", "Ho Chi Minh City", ["Thanh pho Ho Chi Minh"], rank: 9_000_000),
+        ]
+        #expect(ids("thanh h", documents) == ["1", "2"])
+        // A whole alternate name of several words is an exonym like one of one word.
+        #expect(ids("thanh pho ho chi minh", documents).first == "2")
+    }
+
+    @Test func wordsAndTyposComeBeforeTheWeightedRank() {
+        let index = SearchIndex(documents: [city("1", "Berlin", rank: 10), city("2", "Berlint", rank: 1_000_000_000)])
+        #expect(index.search(SearchQuery("berlin ")).hits.map(\.document.id) == ["1", "2"])  // exact beats 1 typo
+        let typo = SearchIndex(documents: [city("1", "Berlina", rank: 10), city("2", "Berlin", rank: 1_000_000_000)])
+        #expect(typo.search(SearchQuery("berlina")).hits.map(\.document.id) == ["1", "2"])  // exact beats 1 typo
+    }
+
+    @Test func theEmbeddedCitiesFollowTheRules() {
+        #expect(Cities.top("mosc")?.document.name == "Moscow")
+        #expect(Cities.top("pari")?.document.name == "Paris")
+        #expect(Cities.top("canton")?.document.name == "Guangzhou")
+        #expect(Cities.top("constantinople")?.document.name == "Istanbul")
+        #expect(Cities.top("york")?.document.name == "York")
+        #expect(Cities.top("nice")?.document.name == "Nice")
+        #expect(Cities.top("bath")?.document.name == "Bath")
     }
 
     @Test func moreWordsMatchedComeFirst() {
@@ -38,14 +84,6 @@ import Testing
             city("2", "Barcelone", rank: 1000),
         ])
         #expect(index.search(SearchQuery("barcelona ")).hits.map(\.document.id) == ["1", "2"])
-    }
-
-    @Test func nameBeatsAlternateNameAtEqualExactness() {
-        let index = SearchIndex(documents: [
-            city("1", "Somewhere", ["Lima"], rank: 1000),
-            city("2", "Lima", rank: 10),
-        ])
-        #expect(index.search(SearchQuery("lima")).hits.map(\.document.id) == ["2", "1"])
     }
 
     @Test func highlightsMatchedPartsOfTheName() {

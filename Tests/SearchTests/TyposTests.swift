@@ -15,9 +15,28 @@ import Testing
         #expect(distance("lonxdon", "london") == 1)
         #expect(distance("berlim", "berlin") == 1)
         #expect(distance("bemlni", "berlin") == 2)
-        #expect(distance("brelin", "berlin") == nil)  // with two typos allowed, the first two letters must be right
         #expect(distance("abc", "xyz") == nil)
-        #expect(distance("xondon", "london") == nil)  // the first letter must be right
+    }
+
+    @Test func typosInTheFirstTwoLetters() {
+        // One typo may fall anywhere: a wrong, extra or missing first letter, the first two swapped.
+        #expect(distance("xondon", "london", limit: 1) == 1)
+        #expect(distance("olndon", "london", limit: 1) == 1)
+        #expect(distance("ondon", "london", limit: 1) == 1)
+        #expect(distance("hlondon", "london", limit: 1) == 1)
+        #expect(distance("brelin", "berlin", limit: 1) == 1)
+        // Two typos: at most one of them touches the first two letters, and then the other comes
+        // after the third.
+        #expect(distance("xhiladelpia", "philadelphia") == 2)  // first letter and a later one
+        #expect(distance("pxiladelpia", "philadelphia") == 2)  // second letter and a later one
+        #expect(distance("hpiladelphia", "philadelphia") == 1)
+        #expect(distance("xyiladelphia", "philadelphia") == nil)  // both of the first two letters
+        #expect(distance("iladelphia", "philadelphia") == nil)  // both first letters missing
+        #expect(distance("xholadelphia", "philadelphia") == nil)  // the first letter and the third
+        #expect(distance("phoiladelphia", "philadelphia") == 1)  // no early typo: the third letter is free
+        // The prefix form follows the same rule.
+        #expect(Typos.prefixDistance(word: Array("xondo".utf16), token: ArraySlice("london".utf16), limit: 1)?.typos == 1)
+        #expect(Typos.prefixDistance(word: Array("xyiladel".utf16), token: ArraySlice("philadelphia".utf16), limit: 2) == nil)
     }
 
     @Test func budgetGrowsWithLength() {
@@ -31,14 +50,27 @@ import Testing
         // 4 letters: no typo allowed.
         #expect(Cities.top("rmoe")?.document.name != "Rome")
         #expect(Cities.top("roem ")?.document.name != "Rome")
-        // 5 to 8 letters: one.
+        // 5 to 8 letters: one, the first letter included.
         #expect(Cities.top("berlni")?.document.name == "Berlin")
+        #expect(Cities.top("brelin")?.document.name == "Berlin")
+        #expect(Cities.top("verlin")?.document.name == "Berlin")
+        #expect(Cities.top("ebrlin")?.document.name == "Berlin")
+        #expect(Cities.top("amsterdma")?.document.name == "Amsterdam")
         #expect(Cities.top("madird")?.document.name == "Madrid")
         #expect(Cities.top("madirdd ") == nil || Cities.top("madirdd ")?.document.name != "Madrid")
         // 9 and more: two.
         #expect(Cities.top("philadelpia")?.document.name == "Philadelphia")
         #expect(Cities.top("barcelonna")?.document.name == "Barcelona")
         #expect(Cities.top("barzelonna")?.document.name == "Barcelona")
+        #expect(Cities.top("vbarcelonna")?.document.name == "Barcelona")  // an extra first letter and one more
+        #expect(Cities.top("pihladelphai")?.document.name == "Philadelphia")  // swapped 2nd and 3rd, swapped last two
+    }
+
+    /// With several words, a word's early typos are looked for when it is found without typos in
+    /// fewer documents than the page holds.
+    @Test func earlyTyposOfOneOfSeveralWords() {
+        #expect(Cities.top("asnto domingo")?.document.name == "Santo Domingo")
+        #expect(Cities.top("rio de xaneiro")?.document.name == "Rio de Janeiro")
     }
 
     @Test func typoHitsRankAfterExactOnes() {
@@ -63,13 +95,46 @@ import Testing
         return tokens
     }
 
-    @Test(arguments: ["berlni", "madri", "saint", "philadelpia", "barcelonna ", "amsterdma", "londn ", "sant", "marseile"])
+    @Test(arguments: [
+        "berlni", "madri", "saint", "philadelpia", "barcelonna ", "amsterdma", "londn ", "sant", "marseile",
+        "xondon", "ondon ", "olndon", "brelin", "hpiladelphia", "pxiladelpia ", "xhiladelpia", "arcelona ", "sbarcelona",
+    ])
     func totalEqualsTheDocumentsWithinTheTypoBudget(text: String) {
-        let query = SearchQuery(text, limit: 3)
-        let word = ParsedQuery(query).words[0]
-        let expected = Self.tokens.count { tokens in tokens.contains { word.match($0) != nil } }
-        #expect(Cities.index.search(query).total == expected)
-        // Paging past the typo-free matches takes the ranked path for typos too.
-        #expect(Cities.index.search(SearchQuery(text, limit: 100, offset: 1_000)).total == expected)
+        let word = ParsedQuery(SearchQuery(text)).words[0]
+        let lead = Typos.exactLead(budget: word.typoBudget)
+        // Per document, the fewest typos of its tokens found by the walk under the first `lead`
+        // letters as typed, and by the early-typo walks (nil: none).
+        let typos = Self.tokens.map { tokens -> (clean: Int?, early: Int?) in
+            var best: (clean: Int?, early: Int?) = (nil, nil)
+            for token in tokens {
+                guard let typos = word.match(token)?.typos else { continue }
+                if token.prefix(lead).elementsEqual(word.units.prefix(lead)) {
+                    best.clean = min(best.clean ?? typos, typos)
+                } else {
+                    best.early = min(best.early ?? typos, typos)
+                }
+            }
+            return best
+        }
+        for (limit, offset) in [(3, 0), (100, 1_000)] {  // the second pages past the typo-free matches
+            // One early typo counts only when the documents without typos do not fill the page, two
+            // (one early) only when nothing matches with fewer.
+            var earlyLevel = 0
+            if typos.count(where: { $0.clean == 0 }) < limit + offset {
+                earlyLevel = typos.contains(where: { ($0.clean ?? 9) <= 1 || $0.early == 1 }) ? 1 : 2
+            }
+            let expected = typos.count { $0.clean != nil || ($0.early ?? 9) <= earlyLevel }
+            #expect(Cities.index.search(SearchQuery(text, limit: limit, offset: offset)).total == expected, "limit \(limit) offset \(offset)")
+        }
+    }
+
+    /// The early typos' fallback changes only `total`, never a page: every page is the start of a
+    /// longer one, whether the shorter page was full without typos (early typos not looked for) or not.
+    @Test(arguments: ["saint", "sant", "berlin", "londo", "ondon", "madri", "brelin", "barcelona", "philadelphia ", "xondon"])
+    func earlyTyposAreAFallbackOnlyForTotal(text: String) {
+        let long = Cities.index.search(SearchQuery(text, limit: 20)).hits.map(\.document.id)
+        for limit in 1...6 {
+            #expect(Cities.index.search(SearchQuery(text, limit: limit)).hits.map(\.document.id) == Array(long.prefix(limit)), "limit \(limit)")
+        }
     }
 }

@@ -21,7 +21,8 @@ public struct Document: Codable, Sendable, Equatable, Hashable {
     public var name: String
     /// Other names the document is found by (translations, transliterations, former names).
     public var alternateNames: [String]
-    /// Rank weight, the last ranking criterion: higher first (population for cities).
+    /// Rank weight: higher first among documents matched as well, weighed against how the query
+    /// matched (`RankingRules`; population for cities).
     public var rank: Double
     /// Free attributes returned with hits; `countryCode` is used by the country filter.
     public var attributes: [String: AttributeValue]

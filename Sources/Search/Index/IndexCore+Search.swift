@@ -14,6 +14,8 @@ struct CoreFilter {
 struct CoreHits {
     var keys: [UInt64]
     var total: Int
+    /// Early typos were looked for: a hit with typos may match with a wrong first letter.
+    var earlyTypos = false
 }
 
 extension IndexCore {
@@ -39,17 +41,35 @@ extension IndexCore {
         let checkTombstones = !filter.tombstoneList.isEmpty
         let termsPerDocument = max(1, docTerms.count / max(count, 1))
         var counted = 0  // documents counted but not ranked (see below)
+        var earlyTypos = false
+        let oneWord = ranking.oneWord
 
+        let single = words.count == 1
         for (index, word) in words.enumerated() {
+            // Early typos (`collectTypoMatches`) are a fallback, their walks and postings cost the
+            // most: with one word, looked for only when they could still enter the page (below);
+            // with several, for a word found without typos in fewer than `need` documents.
             collectMatches(word, scratch: scratch)
+            if !single, word.typoBudget > 0, postingsWithoutTypos(scratch.matches) < need {
+                collectTypoMatches(word, walks: .earlyOneTypo, scratch: scratch)
+                earlyTypos = true
+                // Two typos of which one early: only when nothing matches with fewer.
+                if scratch.matches.isEmpty { collectTypoMatches(word, walks: .earlyTwoTypos, scratch: scratch) }
+            }
             let mark = UInt8(index + 1)
-            let single = words.count == 1
             if index > 0 {
                 // Later words only refine admitted documents: check them through the forward index
                 // when that is cheaper than reading the word's postings.
                 var postingCount = 0
                 for match in scratch.matches {
-                    postingCount += Int(postingStarts[match.terms.upperBound] - postingStarts[match.terms.lowerBound])
+                    if match.view == .terms {
+                        postingCount += Int(postingStarts[match.terms.upperBound] - postingStarts[match.terms.lowerBound])
+                    } else {
+                        for position in match.terms {
+                            let term = views.term(position, in: match.view)
+                            postingCount += Int(postingStarts[term + 1] - postingStarts[term])
+                        }
+                    }
                 }
                 let hasBits = word.isPrefix && HeavyPrefixes.initialKey(word.units).map { heavy.initials[$0] != nil } == true
                 if hasBits || postingCount > accumulator.touchedCount * termsPerDocument * 2 {
@@ -59,56 +79,91 @@ extension IndexCore {
             }
             // Matches by increasing typos. With one word, once `need` documents are found, later
             // levels cannot enter the top (more typos rank lower) and are only counted for `total`.
-            for level in 0...2 {
-                let countOnly = single && level > 0 && accumulator.touchedCount >= need
-                for match in scratch.matches where match.typos == level {
-                    for term in match.terms {
-                        // One word: exact means the term is a whole name (the flag); several words: the
-                        // term equals the word here, and the whole query must be a name (checked below).
-                        let equal = !word.isPrefix || term == match.exactTerm
-                        let typos = RankKey.contribution(typos: match.typos, prefix: false, alternate: false)
-                        for i in Int(postingStarts[term])..<Int(postingStarts[term + 1]) {
-                            let posting = postings[i]
-                            let d = posting & Self.docMask
-                            if d >= limit { break }
-                            if index == 0 {
-                                if let mask = filter.countryMask {
-                                    let country = countries[Int(d)]
-                                    if country == CountryCode.none || !mask[Int(country)] { continue }
-                                }
-                                if checkTombstones, filter.tombstones[Int(d) >> 6] & (1 << UInt64(d & 63)) != 0 { continue }
-                            }
-                            if countOnly {
-                                counted += accumulator.count(d)
+            oneWord.withUnsafeBufferPointer { oneWord in  // one penalty read a posting, unchecked
+                for level in 0...2 {
+                    let countOnly = single && level > 0 && accumulator.touchedCount >= need
+                    if single, word.typoBudget > 0 {
+                        // One early typo when the page is not full without typos; two (one early, one
+                        // after) only when nothing matches with fewer.
+                        if level == 1, !countOnly {
+                            collectTypoMatches(word, walks: .earlyOneTypo, scratch: scratch)
+                            earlyTypos = true
+                        } else if level == 2, accumulator.touchedCount + counted == 0 {
+                            collectTypoMatches(word, walks: .earlyTwoTypos, scratch: scratch)
+                            earlyTypos = true
+                        }
+                    }
+                    for match in scratch.matches where match.typos == level {
+                        for position in match.terms {
+                            let term = views.term(position, in: match.view)
+                            if match.excludedPosition >= 0, termLength(term) > match.excludedPosition,
+                                unit(term, match.excludedPosition) == match.excludedUnit
+                            {
                                 continue
                             }
-                            let exact = equal && (!single || posting & Self.wholeNameFlag != 0)
-                            let contribution = typos | (exact ? 0 : 1 << RankKey.prefixShift)
-                                | (posting & Self.inNameFlag != 0 ? 0 : 1 << RankKey.alternateShift)
-                            accumulator.record(d, word: mark, contribution: contribution, missing: missing)
+                            // One word: how the term occurs in the document decides (its flags, see
+                            // `RankingRules`); several words: the term equals the word here, and the whole
+                            // query must be a name (checked below).
+                            let equal = !word.isPrefix || termLength(term) == match.exactLength
+                            let typos = RankKey.contribution(typos: match.typos, prefix: false, alternate: false)
+                            let penalties = equal ? 32 : 0
+                            for i in Int(postingStarts[term])..<Int(postingStarts[term + 1]) {
+                                let posting = postings[i]
+                                let d = posting & Self.docMask
+                                if d >= limit { break }
+                                if index == 0 {
+                                    if let mask = filter.countryMask {
+                                        let country = countries[Int(d)]
+                                        if country == CountryCode.none || !mask[Int(country)] { continue }
+                                    }
+                                    if checkTombstones, filter.tombstones[Int(d) >> 6] & (1 << UInt64(d & 63)) != 0 { continue }
+                                }
+                                if countOnly {
+                                    counted += accumulator.count(d)
+                                    continue
+                                }
+                                let contribution: UInt64
+                                if single {
+                                    contribution = typos | oneWord[penalties | Int(posting >> Self.flagShift)]
+                                } else {
+                                    contribution = typos | (equal ? 0 : 1 << RankKey.prefixShift)
+                                        | (posting & Self.inNameFlag != 0 ? 0 : 1 << RankKey.alternateShift)
+                                }
+                                accumulator.record(d, word: mark, contribution: contribution, missing: missing)
+                            }
                         }
                     }
                 }
             }
             if index == 0, accumulator.touchedCount + counted == 0 { return CoreHits(keys: [], total: 0) }
         }
-        if words.count > 1 { markExactNames(words, accumulator: &accumulator) }
-        return CoreHits(keys: smallestKeys(need: need, accumulator: accumulator, scratch: scratch), total: accumulator.touchedCount + counted)
+        if words.count > 1 { finishSeveralWords(words, accumulator: &accumulator) }
+        let keys = smallestKeys(need: need, oneWord: words.count == 1, accumulator: accumulator, scratch: scratch)
+        return CoreHits(keys: keys, total: accumulator.touchedCount + counted, earlyTypos: earlyTypos)
     }
 
-    /// Fills `scratch.matches` with the term ranges matching `word`.
+    /// Postings of the matches without typos (all in the dictionary's order).
+    private func postingsWithoutTypos(_ matches: [TermMatch]) -> Int {
+        var count = 0
+        for match in matches where match.typos == 0 {
+            count += Int(postingStarts[match.terms.upperBound] - postingStarts[match.terms.lowerBound])
+        }
+        return count
+    }
+
+    /// Fills `scratch.matches` with the term ranges matching `word` (with typos, those of the walk
+    /// under its first letters as typed: `collectTypoMatches`).
     private func collectMatches(_ word: QueryWord, scratch: SearchScratch) {
         scratch.matches.removeAll(keepingCapacity: true)
         if word.typoBudget > 0 {
-            collectTypoMatches(word, scratch: scratch)
+            collectTypoMatches(word, walks: .clean, scratch: scratch)
         } else if word.isPrefix {
             let range = prefixRange(word.units)
             if !range.isEmpty {
-                let exact = termLength(range.lowerBound) == word.units.count ? range.lowerBound : -1
-                scratch.matches.append(TermMatch(terms: range, typos: 0, exactTerm: exact))
+                scratch.matches.append(TermMatch(terms: range, typos: 0, exactLength: word.units.count))
             }
         } else if let term = exactTerm(word.units) {
-            scratch.matches.append(TermMatch(terms: term..<term + 1, typos: 0, exactTerm: term))
+            scratch.matches.append(TermMatch(terms: term..<term + 1, typos: 0, exactLength: word.units.count))
         }
     }
 
@@ -124,7 +179,8 @@ extension IndexCore {
                 accumulator.record(d, word: mark, contribution: bits.name[index] & bit != 0 ? name : alternate, missing: 0)
             }
             // The term equal to the word, if any, makes an exact word match.
-            if let exact = matches.first?.exactTerm, exact >= 0 {
+            if let range = matches.first?.terms, !range.isEmpty, termLength(range.lowerBound) == word.units.count {
+                let exact = range.lowerBound
                 for i in Int(postingStarts[exact])..<Int(postingStarts[exact + 1]) {
                     let posting = postings[i]
                     let contribution = RankKey.contribution(typos: 0, prefix: false, alternate: posting & Self.inNameFlag == 0)
@@ -133,14 +189,29 @@ extension IndexCore {
             }
             return
         }
+        // Matches in the dictionary's own order (no early typos) need no position lookups.
+        let inTermOrder = matches.allSatisfy { $0.view == .terms && $0.excludedPosition < 0 }
         docTerms.withUnsafeBufferPointer { docTerms in
             docTermStarts.withUnsafeBufferPointer { starts in
                 for d in accumulator.touched {
                     for i in Int(starts[Int(d)])..<Int(starts[Int(d) + 1]) {
                         let entry = docTerms[i]
                         let term = Int(entry & Self.docMask)
-                        for match in matches where match.terms.contains(term) {
-                            let exact = !word.isPrefix || term == match.exactTerm
+                        if inTermOrder {
+                            for match in matches where match.terms.contains(term) {
+                                let exact = !word.isPrefix || termLength(term) == match.exactLength
+                                let contribution = RankKey.contribution(typos: match.typos, prefix: !exact, alternate: entry & Self.inNameFlag == 0)
+                                accumulator.record(d, word: mark, contribution: contribution, missing: 0)
+                            }
+                            continue
+                        }
+                        for match in matches where match.terms.contains(views.position(of: term, in: match.view)) {
+                            if match.excludedPosition >= 0, termLength(term) > match.excludedPosition,
+                                unit(term, match.excludedPosition) == match.excludedUnit
+                            {
+                                continue
+                            }
+                            let exact = !word.isPrefix || termLength(term) == match.exactLength
                             let contribution = RankKey.contribution(typos: match.typos, prefix: !exact, alternate: entry & Self.inNameFlag == 0)
                             accumulator.record(d, word: mark, contribution: contribution, missing: 0)
                         }
@@ -151,22 +222,34 @@ extension IndexCore {
     }
 
     /// Several words: a document is an exact match when all words matched equal terms and one of
-    /// its names is exactly the query; the prefix field becomes 0 (exact) or 1.
-    private func markExactNames(_ words: [QueryWord], accumulator: inout Accumulator) {
+    /// its names is exactly the query; its key is then made final (`RankKey.final`) in the same
+    /// pass, in place (the accumulator is done with).
+    private func finishSeveralWords(_ words: [QueryWord], accumulator: inout Accumulator) {
         let hash = NameHash.hash(words.map(\.units))
         let field: UInt64 = 0xF << RankKey.prefixShift
-        for d in accumulator.touched {
-            let doc = Int(d)
-            let key = accumulator.key[doc]
-            let exact = key & (0xF << RankKey.missingShift | field) == 0 && document(doc, hasNameHash: hash)
-            accumulator.key[doc] = key & ~field | (exact ? 0 : 1 << RankKey.prefixShift)
+        let severalWords = ranking.severalWords  // one retain, not one a document
+        rankOffsets.withUnsafeBufferPointer { offsets in
+            for d in accumulator.touched {
+                let doc = Int(d)
+                let key = accumulator.key[doc]
+                let exact = key & (0xF << RankKey.missingShift | field) == 0 && document(doc, hasNameHash: hash)
+                let marked = key & ~field | (exact ? 0 : 1 << RankKey.prefixShift)
+                accumulator.key[doc] = RankKey.final(marked, offset: offsets[doc], severalWords: severalWords)
+            }
         }
     }
 
-    /// The `need` smallest keys of the touched documents, ascending (a bounded max-heap).
-    private func smallestKeys(need: Int, accumulator: Accumulator, scratch: SearchScratch) -> [UInt64] {
+    /// The `need` smallest keys of the touched documents, ascending (a bounded max-heap); with one
+    /// word made final first (in place: the accumulator is done with), with several already final.
+    private func smallestKeys(need: Int, oneWord: Bool, accumulator: Accumulator, scratch: SearchScratch) -> [UInt64] {
         let touched = accumulator.touched
         if need == 0 { return [] }
+        if oneWord {
+            // One word: the penalty is in place, adding the offset makes the key final.
+            rankOffsets.withUnsafeBufferPointer { offsets in
+                for d in touched { accumulator.key[Int(d)] &+= offsets[Int(d)] }
+            }
+        }
         if touched.count <= need * 4 {
             var keys = touched.map { accumulator.key[Int($0)] }
             keys.sort()

@@ -27,8 +27,7 @@ final class IndexCore: Sendable {
     /// from child to child near the root without binary searches.
     let runEnds: [[UInt32]]
     /// Postings of term `t`: `postings[postingStarts[t]..<postingStarts[t + 1]]`, ascending document
-    /// numbers; bit 31 marks a term found in the document's name (not only in an alternate name),
-    /// bit 30 a term that is by itself a whole name or alternate name of the document.
+    /// numbers (bits 0-26) with how the term occurs in the document (bits 27-31, see `inNameFlag`).
     let postings: [UInt32]
     let postingStarts: [UInt32]
     /// Forward index: the terms of document `d` are `docTerms[docTermStarts[d]..<docTermStarts[d + 1]]`,
@@ -40,19 +39,40 @@ final class IndexCore: Sendable {
     let nameHashes: [UInt64]
     let nameHashStarts: [UInt32]
 
+    /// How far each document's rank is below the top, in `RankLevel` steps, shifted into the
+    /// ranking key (`RankKey.final`).
+    let rankOffsets: [UInt64]
+    /// The terms in two more orders, for typos in the first two letters (see `TermViews`).
+    let views: TermViews
+    /// What each way of matching costs against the rank.
+    let ranking: RankingRules.Levels
+
     /// Precomputed answers for short, frequent prefixes (see `HeavyPrefixes`).
     let heavy: HeavyPrefixes
 
+    /// The term is in the document's main name (not only in alternate names).
     static let inNameFlag: UInt32 = 0x8000_0000
+    /// The term is by itself a whole name or alternate name of the document.
     static let wholeNameFlag: UInt32 = 0x4000_0000
-    static let docMask: UInt32 = 0x3FFF_FFFF
+    /// The term is by itself the whole main name.
+    static let wholeMainFlag: UInt32 = 0x2000_0000
+    /// The term is the first word of the main name.
+    static let startsNameFlag: UInt32 = 0x1000_0000
+    /// The term is the first word of an alternate name.
+    static let startsAlternateFlag: UInt32 = 0x0800_0000
+    static let flagShift: UInt32 = 27
+    static let docMask: UInt32 = 0x07FF_FFFF
+    /// Most documents one core numbers (27 bits of a posting).
+    static let maxDocuments = 1 << 27
 
     var count: Int { documents.count }
     var termCount: Int { termStarts.count - 1 }
 
     /// Builds the index, precomputed prefixes included; `documents` may come in any order.
-    static func build(_ documents: [Document], heavyPolicy: HeavyPrefixes.Policy) -> IndexCore {
-        let plain = IndexCore(documents: documents)
+    static func build(
+        _ documents: [Document], heavyPolicy: HeavyPrefixes.Policy, ranking: RankingRules.Levels = RankingRules.Levels(.default)
+    ) -> IndexCore {
+        let plain = IndexCore(documents: documents, ranking: ranking)
         return IndexCore(plain, heavy: HeavyPrefixes(core: plain, policy: heavyPolicy))
     }
 
@@ -70,10 +90,14 @@ final class IndexCore: Sendable {
         docTermStarts = core.docTermStarts
         nameHashes = core.nameHashes
         nameHashStarts = core.nameHashStarts
+        rankOffsets = core.rankOffsets
+        views = core.views
+        ranking = core.ranking
         self.heavy = heavy
     }
 
-    private init(documents unordered: [Document]) {
+    private init(documents unordered: [Document], ranking: RankingRules.Levels) {
+        precondition(unordered.count <= Self.maxDocuments, "more than \(Self.maxDocuments) documents in one index")
         let unorderedRanks = unordered.map(\.rank)
         let order = unordered.indices.sorted { a, b in
             let (x, y) = (unorderedRanks[a], unorderedRanks[b])
@@ -82,14 +106,16 @@ final class IndexCore: Sendable {
         let documents = order.map { unordered[$0] }
         self.documents = documents
         ranks = documents.map(\.rank)
+        rankOffsets = ranks.map { UInt64(RankLevel.max - RankLevel.of($0)) << RankKey.penaltyShift }
+        self.ranking = ranking
         countries = documents.map { CountryCode.index(of: $0.countryCode) }
 
         // 1. Tokenize every name (in parallel, by chunks of documents), then intern the tokens;
-        //    per document, its distinct terms with flags (bit 0: in the name, bit 1: a whole name)
-        //    and the hashes of its names of several words.
+        //    per document, its distinct terms with flags (`TokenizedChunk.tokenFlags`) and the hashes
+        //    of its names of several words.
         let chunks = TokenizedChunk.tokenize(documents)
         var interner = TermInterner(expectedTerms: documents.count * 4)
-        var provisional: [UInt32] = []  // term id << 2 | flags, grouped by document
+        var provisional: [UInt32] = []  // term id << 5 | flags, grouped by document
         var provisionalStarts: [UInt32] = [0]
         provisional.reserveCapacity(documents.count * 8)
         provisionalStarts.reserveCapacity(documents.count + 1)
@@ -104,14 +130,14 @@ final class IndexCore: Sendable {
                 while token < Int(chunk.documentTokenEnds[d]) {
                     let start = token == 0 ? 0 : Int(chunk.tokenEnds[token - 1])
                     let id = interner.intern(chunk.units[start..<Int(chunk.tokenEnds[token])])
-                    local.append(id << 2 | UInt32(chunk.tokenFlags[token]))
+                    local.append(id << 5 | UInt32(chunk.tokenFlags[token]))
                     token += 1
                 }
                 local.sort()
                 var previous = UInt32.max
                 for entry in local {
-                    if previous != .max, entry >> 2 == previous >> 2 {
-                        provisional[provisional.count - 1] |= entry & 3
+                    if previous != .max, entry >> 5 == previous >> 5 {
+                        provisional[provisional.count - 1] |= entry & 0x1F
                     } else {
                         provisional.append(entry)
                     }
@@ -175,8 +201,8 @@ final class IndexCore: Sendable {
         var postingStarts = [UInt32](repeating: 0, count: termCount + 1)
         var docTerms = [UInt32](repeating: 0, count: provisional.count)
         for (i, entry) in provisional.enumerated() {
-            let term = renumber[Int(entry >> 2)]
-            docTerms[i] = term | (entry & 1 != 0 ? Self.inNameFlag : 0) | (entry & 2 != 0 ? Self.wholeNameFlag : 0)
+            let term = renumber[Int(entry >> 5)]
+            docTerms[i] = term | (entry & 0x1F) << Self.flagShift
             postingStarts[Int(term) + 1] += 1
         }
         for t in 0..<termCount { postingStarts[t + 1] += postingStarts[t] }
@@ -185,8 +211,7 @@ final class IndexCore: Sendable {
         for d in 0..<documents.count {
             for i in Int(provisionalStarts[d])..<Int(provisionalStarts[d + 1]) {
                 let term = Int(docTerms[i] & Self.docMask)
-                let flags = provisional[i] & 3
-                postings[Int(fill[term])] = UInt32(d) | (flags & 1 != 0 ? Self.inNameFlag : 0) | (flags & 2 != 0 ? Self.wholeNameFlag : 0)
+                postings[Int(fill[term])] = UInt32(d) | (provisional[i] & 0x1F) << Self.flagShift
                 fill[term] += 1
             }
         }
@@ -194,6 +219,7 @@ final class IndexCore: Sendable {
         self.postingStarts = postingStarts
         self.docTerms = docTerms
         self.docTermStarts = provisionalStarts
+        views = TermViews(termUnits: termUnits, termStarts: termStarts, termKeys: termKeys)
         self.heavy = HeavyPrefixes()
     }
 
@@ -298,7 +324,9 @@ enum NameHash {
 /// The tokens of a run of documents, produced in parallel before interning.
 struct TokenizedChunk: Sendable {
     var units: [UInt16] = []
-    /// End (in `units`) of each token, its flags (bit 0: in the name, bit 1: a whole name).
+    /// End (in `units`) of each token, and its flags: `IndexCore`'s posting flags shifted down by
+    /// `flagShift` (bit 4: in the main name, 3: a whole name, 2: the whole main name, 1: first word
+    /// of the main name, 0: first word of an alternate name).
     var tokenEnds: [UInt32] = []
     var tokenFlags: [UInt8] = []
     /// Per document: end of its tokens, end of its name hashes (sorted, distinct).
@@ -313,10 +341,12 @@ struct TokenizedChunk: Sendable {
             hashes.removeAll(keepingCapacity: true)
             for index in 0...document.alternateNames.count {
                 Normalizer.scan(index == 0 ? document.name : document.alternateNames[index - 1], into: &buffer)
-                let flags: UInt8 = (index == 0 ? 1 : 0) | (buffer.spans.count == 1 ? 2 : 0)
-                for span in buffer.spans {
+                let main = index == 0, whole = buffer.spans.count == 1
+                for (position, span) in buffer.spans.enumerated() {
                     units.append(contentsOf: buffer.units(of: span))
                     tokenEnds.append(UInt32(units.count))
+                    var flags: UInt8 = (main ? 0x10 : 0) | (whole ? 0x08 : 0) | (main && whole ? 0x04 : 0)
+                    if position == 0 { flags |= main ? 0x02 : 0x01 }
                     tokenFlags.append(flags)
                 }
                 if buffer.spans.count > 1 { hashes.append(NameHash.hash(buffer.spans.map { buffer.units(of: $0) })) }

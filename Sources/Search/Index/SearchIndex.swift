@@ -16,6 +16,8 @@ public final class SearchIndex: Sendable {
         public var precomputedPrefixLength: Int = 4
         /// ... when their terms have at least this many postings. Default 1,000.
         public var precomputedPrefixMinPostings: Int = 1_000
+        /// What each way of matching costs against the rank (`RankingRules`).
+        public var ranking = RankingRules.default
 
         public init() {}
 
@@ -36,7 +38,8 @@ public final class SearchIndex: Sendable {
         for (index, document) in documents.enumerated() { seen[document.id] = index }
         let unique = seen.count == documents.count
             ? documents : documents.enumerated().filter { seen[$0.element.id] == $0.offset }.map(\.element)
-        current = Locked(Snapshot(documents: unique, policy: configuration.heavyPolicy, version: 0))
+        current = Locked(Snapshot(
+            documents: unique, policy: configuration.heavyPolicy, ranking: RankingRules.Levels(configuration.ranking), version: 0))
     }
 
     private var snapshot: Snapshot { current.withLock { $0 } }
@@ -83,7 +86,8 @@ public final class SearchIndex: Sendable {
         writer.withLock { _ in
             guard var next = change(snapshot) else { return }
             if next.pending.count + next.tombstoneList.count > configuration.maxPendingChanges {
-                next = Snapshot(documents: next.allDocuments, policy: configuration.heavyPolicy, version: next.version)
+                next = Snapshot(
+                    documents: next.allDocuments, policy: configuration.heavyPolicy, ranking: next.base.ranking, version: next.version)
             }
             let swapped = next
             current.withLock { $0 = swapped }
@@ -104,13 +108,13 @@ public final class SearchIndex: Sendable {
         let snapshot = snapshot
         guard !parsed.words.isEmpty else { return SearchResult(query: text, total: 0, hits: []) }
         let need = parsed.offset + parsed.limit
-        let (ranked, total) = scratches.withScratch { scratch in
+        let (ranked, total, earlyTypos) = scratches.withScratch { scratch in
             let base = snapshot.base.search(
                 parsed.words,
                 filter: snapshot.base.filter(for: parsed, tombstones: snapshot.tombstones, tombstoneList: snapshot.tombstoneList),
                 need: need, scratch: scratch)
             guard snapshot.delta.count > 0 else {
-                return (base.keys.map { (key: $0, core: snapshot.base) }, base.total)
+                return (base.keys.map { (key: $0, core: snapshot.base) }, base.total, base.earlyTypos)
             }
             let delta = snapshot.delta.search(parsed.words, filter: snapshot.delta.filter(for: parsed), need: need, scratch: scratch)
             var merged = base.keys.map { (key: $0, core: snapshot.base) } + delta.keys.map { (key: $0, core: snapshot.delta) }
@@ -121,14 +125,16 @@ public final class SearchIndex: Sendable {
                 if r != s { return r > s }
                 return a.core === b.core ? a.key < b.key : a.core === snapshot.base
             }
-            return (Array(merged.prefix(need)), base.total + delta.total)
+            return (Array(merged.prefix(need)), base.total + delta.total, base.earlyTypos || delta.earlyTypos)
         }
         var buffer = TokenBuffer()
         buffer.reserve(units: 64)
         let hits = ranked.dropFirst(parsed.offset).map { entry in
             let document = entry.core.documents[RankKey.document(entry.key)]
             return Hit(
-                document: document, highlight: Highlighter.ranges(in: document.name, words: parsed.words, buffer: &buffer),
+                document: document,
+                highlight: Highlighter.ranges(in: document.name, words: parsed.words, typos: RankKey.typos(entry.key) > 0,
+                    earlyTypos: earlyTypos, buffer: &buffer),
                 wordsMatched: parsed.words.count - RankKey.missing(entry.key), typos: RankKey.typos(entry.key))
         }
         return SearchResult(query: text, total: total, hits: hits)

@@ -122,23 +122,47 @@ final class ScratchPool: Sendable {
 
 /// A range of terms matching a query word with the same number of typos.
 struct TermMatch {
+    /// Positions in the term order of `view` (`TermViews`); in the sorted dictionary itself, they
+    /// are the term numbers.
     var terms: Range<Int>
     var typos: Int
-    /// The term of the range equal to the (corrected) word, -1 if none: other terms are prefix matches.
-    var exactTerm: Int
+    /// Length a term of the range has when it equals the (corrected) word, -1 if none does: the
+    /// others are prefix matches.
+    var exactLength: Int
+    var view: TermViews.View = .terms
+    /// Terms whose unit at `excludedPosition` is `excludedUnit` are skipped (-1: none): another
+    /// match finds them with fewer typos.
+    var excludedPosition: Int = -1
+    var excludedUnit: UInt16 = 0
 }
 
 /// The 64-bit ranking key of a document for a query: lower is better.
-/// Bits 60-63: words not matched; 54-59: typos; 50-53: not an exact match (see `IndexCore.search`);
-/// 46-49: words matched only in an alternate name; 0-31: document number (rank order).
+///
+/// While postings are read: bits 60-63 words not matched; 54-59 typos; with several words, 50-53
+/// words not matched exactly (see `IndexCore.search`) and 46-49 words matched only in an
+/// alternate name; with one word, 32-45 the penalty of how it matched (`RankingRules`);
+/// 0-31 the document number (rank order). `final` then turns bits 32-53 into the weighted rank:
+/// the penalties plus how many `RankLevel` steps the document's rank is below the top.
 enum RankKey {
     static let missingShift: UInt64 = 60
     static let typoShift: UInt64 = 54
     static let prefixShift: UInt64 = 50
     static let alternateShift: UInt64 = 46
+    static let penaltyShift: UInt64 = 32
 
     static func contribution(typos: Int, prefix: Bool, alternate: Bool) -> UInt64 {
         UInt64(typos) << typoShift | (prefix ? 1 << prefixShift : 0) | (alternate ? 1 << alternateShift : 0)
+    }
+
+    /// The key to sort by with several words: words, typos, weighted rank, document number.
+    /// `offset`: the document's `IndexCore.rankOffsets` entry; `severalWords`: `RankingRules.Levels`'.
+    /// (With one word the penalty is already in place, bits 32-45, nothing above it but typos and
+    /// words: adding the offset is all.)
+    @inline(__always)
+    static func final(_ key: UInt64, offset: UInt64, severalWords: [UInt64]) -> UInt64 {
+        let notWhole = key >> prefixShift & 0xF != 0 ? 2 : 0, inAlternate = key >> alternateShift & 0xF != 0 ? 1 : 0
+        let penalty = (key >> penaltyShift & 0x3FFF) + severalWords[notWhole | inAlternate]
+        return (key & ~(1 << typoShift - 1) | penalty << penaltyShift | key & 0xFFFF_FFFF) &+ offset
     }
 
     static func document(_ key: UInt64) -> Int { Int(key & 0xFFFF_FFFF) }

@@ -26,19 +26,19 @@ final class Snapshot: Sendable {
     }
 
     /// A fresh snapshot over `documents` (ids unique).
-    convenience init(documents: [Document], policy: HeavyPrefixes.Policy, version: UInt64) {
-        let base = IndexCore.build(documents, heavyPolicy: policy)
+    convenience init(documents: [Document], policy: HeavyPrefixes.Policy, ranking: RankingRules.Levels, version: UInt64) {
+        let base = IndexCore.build(documents, heavyPolicy: policy, ranking: ranking)
         var ids = [String: UInt32](minimumCapacity: base.count)
         for (number, document) in base.documents.enumerated() { ids[document.id] = UInt32(number) }
         self.init(
             base: base, baseIds: ids, tombstones: [UInt64](repeating: 0, count: (base.count + 63) / 64),
-            tombstoneList: [], pending: [:], delta: Self.deltaCore([:]), version: version)
+            tombstoneList: [], pending: [:], delta: Self.deltaCore([:], ranking: ranking), version: version)
     }
 
-    static func deltaCore(_ pending: [String: Document]) -> IndexCore {
+    static func deltaCore(_ pending: [String: Document], ranking: RankingRules.Levels) -> IndexCore {
         // Sorted by id so that equal ranks keep a stable order.
         let documents = pending.values.sorted { $0.id < $1.id }
-        return IndexCore.build(documents, heavyPolicy: HeavyPrefixes.Policy(maxUnits: 0))
+        return IndexCore.build(documents, heavyPolicy: HeavyPrefixes.Policy(maxUnits: 0), ranking: ranking)
     }
 
     var count: Int { base.count - tombstoneList.count + pending.count }
@@ -71,7 +71,7 @@ final class Snapshot: Sendable {
         }
         return Snapshot(
             base: base, baseIds: baseIds, tombstones: tombstones, tombstoneList: tombstoneList,
-            pending: pending, delta: Self.deltaCore(pending), version: version + 1)
+            pending: pending, delta: Self.deltaCore(pending, ranking: base.ranking), version: version + 1)
     }
 
     /// This snapshot with `changes` made in order (a document upserts its id, nil deletes it) and
@@ -115,7 +115,7 @@ final class Snapshot: Sendable {
             tombstones[Int(number) >> 6] |= 1 << UInt64(number & 63)
             tombstoneList.append(number)
         }
-        let delta = wasPending ? Self.deltaCore(pending) : self.delta
+        let delta = wasPending ? Self.deltaCore(pending, ranking: base.ranking) : self.delta
         let next = Snapshot(
             base: base, baseIds: baseIds, tombstones: tombstones, tombstoneList: tombstoneList,
             pending: pending, delta: delta, version: version + 1)

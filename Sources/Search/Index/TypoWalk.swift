@@ -3,40 +3,102 @@
 /// bit-parallel Levenshtein automaton with transpositions (`TypoState`) along the way and pruning
 /// a subtree as soon as the automaton is dead.
 ///
-/// The first letter must be right (as in most engines), the first two for words long enough for
-/// two typos: it bounds the walk to one subtree.
+/// A walk starts under the word's first letter (its first two with two typos allowed): below the
+/// root every first unit would keep the automaton alive. Typos in those letters (`Typos`) are found
+/// by one more walk or lookup per kind of edit, each with its lead fixed: in the dictionary itself
+/// (a deleted first letter, swapped first letters), or in the orders of `TermViews` (a wrong or
+/// missing first letter: by the units after the first; a wrong or extra second letter: by the
+/// first unit and those after the second). They cost the most of a word's walks, so a query of one
+/// word runs them only when they may change its page (`IndexCore.search`): those with one typo
+/// when the page is not full without typos, those with two when nothing matches with fewer; a
+/// query of several words, for a word that finds nothing as typed.
 extension IndexCore {
-    func collectTypoMatches(_ word: QueryWord, scratch: SearchScratch) {
-        let lead = Typos.exactLead(budget: word.typoBudget)
-        guard word.units.count > lead, word.units.count <= TypoState.maxWordUnits else { return }
-        let subtree = prefixRange(Array(word.units[0..<lead]))
-        guard !subtree.isEmpty else { return }
-        var matches = scratch.matches
-        scratch.matches = []
-        // Match masks: bit i + 1 of masks[c] is set when w[i] == c; cleared again after the walk.
-        let masks = scratch.typoMasks
-        var canonical = [UInt8](repeating: 0, count: word.units.count)
-        for (i, unit) in word.units.enumerated() {
-            let mask = masks[Int(unit)]
-            canonical[i] = mask == 0 ? UInt8(i) : UInt8(mask.trailingZeroBitCount - 1)
-            masks[Int(unit)] |= 1 << UInt64(i + 1)
-        }
-        defer { for unit in word.units { masks[Int(unit)] = 0 } }
-        canonical.withUnsafeBufferPointer { canonical in
-        word.units.withUnsafeBufferPointer { w in
+    /// Which walks `collectTypoMatches` runs.
+    enum TypoWalkSet {
+        /// The walk under the word's first letter (two with two typos) as typed.
+        case clean
+        /// The lookups of the word with one typo in those letters (the matches with one typo).
+        case earlyOneTypo
+        /// The walks with a typo in those letters and one more after them (two-typo words: their
+        /// matches with two typos; those with one are `earlyOneTypo`'s, found again).
+        case earlyTwoTypos
+        /// Every early walk (two-typo words' with one more typo after the early one).
+        case early
+    }
+
+    /// Appends to `scratch.matches` the term ranges within `word`'s typo budget that `walks` find.
+    func collectTypoMatches(_ word: QueryWord, walks: TypoWalkSet, scratch: SearchScratch) {
+        let w = word.units
+        guard w.count > 1, w.count <= TypoState.maxWordUnits else { return }
+        var walk = TypoWalks(masks: scratch.typoMasks, isPrefix: word.isPrefix, matches: [])
+        swap(&walk.matches, &scratch.matches)  // moved, not shared: appends need no copy
+        termUnits.withUnsafeBufferPointer { units in
+        termStarts.withUnsafeBufferPointer { starts in
+        termKeys.withUnsafeBufferPointer { keys in
         runEnds[0].withUnsafeBufferPointer { ends1 in
         runEnds[1].withUnsafeBufferPointer { ends2 in
         runEnds[2].withUnsafeBufferPointer { ends3 in
-        termKeys.withUnsafeBufferPointer { keys in
-        termUnits.withUnsafeBufferPointer { units in
-        termStarts.withUnsafeBufferPointer { starts in
-            var walker = TypoWalker(
-                units: units, starts: starts, keys: keys, runEnds: (ends1, ends2, ends3), word: w,
-                masks: masks, canonical: canonical, budget: word.typoBudget, isPrefix: word.isPrefix, matches: matches)
-            var state = TypoState(wordLength: w.count)
-            for depth in 0..<lead { state = state.step(masks[Int(w[depth])], bound: word.typoBudget) }
-            walker.visit(lo: subtree.lowerBound, hi: subtree.upperBound, depth: lead, state: state, covered: Int.max)
-            matches = walker.matches
+        views.tailOrder.withUnsafeBufferPointer { tailOrder in
+        views.tailKeys.withUnsafeBufferPointer { tailKeys in
+        views.tailLengths.withUnsafeBufferPointer { tailLengths in
+        views.skipOrder.withUnsafeBufferPointer { skipOrder in
+        views.skipKeys.withUnsafeBufferPointer { skipKeys in
+        views.skipLengths.withUnsafeBufferPointer { skipLengths in
+        w.withUnsafeBufferPointer { w in
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: w.count + 3) { edited in
+            let terms = SortedTermKeys(units: units, starts: starts, keys: keys, runEnds: (ends1, ends2, ends3))
+            let tail = PermutedTermKeys(terms: terms, order: tailOrder, keys: tailKeys, lengths: tailLengths, skipped: 0)
+            let skip = PermutedTermKeys(terms: terms, order: skipOrder, keys: skipKeys, lengths: skipLengths, skipped: 1)
+            let n = w.count
+            let rest = UnsafeBufferPointer(rebasing: w[1...])
+            /// The word with its first `count` units replaced by `head`: an early edit undone.
+            func undone(_ head: (UInt16, UInt16, UInt16), _ size: Int, dropping count: Int) -> UnsafeBufferPointer<UInt16> {
+                (edited[0], edited[1], edited[2]) = head
+                for i in count..<n { edited[size + i - count] = w[i] }
+                return UnsafeBufferPointer(rebasing: edited[0..<(size + n - count)])
+            }
+            // No typo in the first letter (two letters with two typos): the budget in the rest.
+            if walks == .clean {
+                walk.run(terms, view: .terms, word: w, lead: Typos.exactLead(budget: word.typoBudget), budget: word.typoBudget)
+            }
+            guard walks != .clean else { return }
+            let (w0, w1) = (w[0], w[1])
+            if word.typoBudget == 1 {
+                guard walks != .earlyTwoTypos else { return }
+                // The one typo in the first letter, the rest as typed.
+                walk.run(tail, view: .tail, word: rest, lead: n - 1, budget: 0, extra: 1, excluding: (0, w0))
+                walk.run(tail, view: .tail, word: w, lead: n, budget: 0, extra: 1, excluding: (0, w0))
+                if w1 != w0 {
+                    walk.run(terms, view: .terms, word: rest, lead: n - 1, budget: 0, extra: 1)
+                    walk.run(terms, view: .terms, word: undone((w1, w0, 0), 2, dropping: 2), lead: n, budget: 0, extra: 1)
+                }
+            } else if word.typoBudget >= 2, n > 3 {
+                // One typo in the first two letters, the third letter right, at most one more after
+                // it: a walk with one typo left under `lead` units, or (`.earlyOneTypo`) only the word
+                // as edited, a lookup.
+                func early<Keys: TermKeys>(
+                    _ keys: Keys, _ view: TermViews.View, _ edited: UnsafeBufferPointer<UInt16>, lead: Int,
+                    excluding: (position: Int, unit: UInt16) = (-1, 0)
+                ) {
+                    let oneTypo = walks == .earlyOneTypo
+                    walk.run(
+                        keys, view: view, word: edited, lead: oneTypo ? edited.count : lead, budget: oneTypo ? 0 : 1, extra: 1,
+                        excluding: excluding)
+                }
+                let w2 = w[2]
+                early(tail, .tail, rest, lead: 2, excluding: (0, w0))
+                early(tail, .tail, w, lead: 3)
+                early(skip, .skipSecond, w, lead: 3)
+                if w1 != w0 {
+                    early(terms, .terms, rest, lead: 2)
+                    early(terms, .terms, undone((w1, w0, 0), 2, dropping: 2), lead: 3)
+                }
+                early(skip, .skipSecond, undone((w0, 0, 0), 1, dropping: 2), lead: 2, excluding: (1, w1))
+                if w2 != w1 {
+                    early(terms, .terms, undone((w0, 0, 0), 1, dropping: 2), lead: 2)
+                    early(terms, .terms, undone((w0, w2, w1), 3, dropping: 3), lead: 3)
+                }
+            }
         }
         }
         }
@@ -45,7 +107,66 @@ extension IndexCore {
         }
         }
         }
-        scratch.matches = matches
+        }
+        }
+        }
+        }
+        }
+        }
+        swap(&walk.matches, &scratch.matches)
+    }
+}
+
+/// The walks of one query word, collecting their matches.
+struct TypoWalks {
+    let masks: UnsafeMutablePointer<UInt64>
+    let isPrefix: Bool
+    var matches: [TermMatch]
+
+    /// Walks `keys` under `word`'s first `lead` units (which must be right), within `budget` typos
+    /// in the rest; a match counts `extra` typos more (an edit already made to get `word`).
+    mutating func run<Keys: TermKeys>(
+        _ keys: Keys, view: TermViews.View, word: UnsafeBufferPointer<UInt16>, lead: Int, budget: Int, extra: Int = 0,
+        excluding: (position: Int, unit: UInt16) = (-1, 0)
+    ) {
+        let count = word.count
+        guard count >= lead, lead > 0, count <= TypoState.maxWordUnits else { return }
+        let root = keys.range(startingWith: UnsafeBufferPointer(rebasing: word[0..<lead]), lo: 0, hi: keys.count)
+        guard !root.isEmpty else { return }
+        let first = matches.count
+        if budget == 0 && lead == count {
+            // The word as typed: its range, or its whole terms.
+            var end = root.lowerBound
+            while end < root.upperBound, keys.length(end) == count { end += 1 }
+            if isPrefix {
+                matches.append(TermMatch(terms: root, typos: extra, exactLength: keys.termLength(keyLength: count), view: view))
+            } else if end > root.lowerBound {
+                matches.append(TermMatch(terms: root.lowerBound..<end, typos: extra, exactLength: keys.termLength(keyLength: count), view: view))
+            }
+        } else {
+            // Match masks: bit i + 1 of masks[c] is set when word[i] == c; cleared again after the walk.
+            let masks = masks
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { canonical in
+                for (i, unit) in word.enumerated() {
+                    let mask = masks[Int(unit)]
+                    canonical[i] = mask == 0 ? UInt8(i) : UInt8(mask.trailingZeroBitCount - 1)
+                    masks[Int(unit)] |= 1 << UInt64(i + 1)
+                }
+                let walker = TypoWalker(
+                    keys: keys, word: word, masks: masks, canonical: UnsafeBufferPointer(canonical), budget: budget, extra: extra,
+                    view: view, isPrefix: isPrefix)
+                var state = TypoState(wordLength: count)
+                for depth in 0..<lead { state = state.step(masks[Int(word[depth])], bound: budget) }
+                walker.visit(lo: root.lowerBound, hi: root.upperBound, depth: lead, state: state, covered: Int.max, into: &matches)
+                for unit in word { masks[Int(unit)] = 0 }
+            }
+        }
+        if excluding.position >= 0 {
+            for i in first..<matches.count {
+                matches[i].excludedPosition = excluding.position
+                matches[i].excludedUnit = excluding.unit
+            }
+        }
     }
 }
 
@@ -114,53 +235,51 @@ struct TypoState {
 }
 
 /// The state of one walk, on raw buffers (no exclusivity checks in the inner loop).
-struct TypoWalker {
-    let units: UnsafeBufferPointer<UInt16>
-    let starts: UnsafeBufferPointer<UInt32>
-    let keys: UnsafeBufferPointer<UInt64>
-    let runEnds: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>)
+private struct TypoWalker<Keys: TermKeys> {
+    let keys: Keys
     let word: UnsafeBufferPointer<UInt16>
     let masks: UnsafeMutablePointer<UInt64>
     /// `canonical[i]`: the first word position holding `word[i]` (equal units are looked up once).
     let canonical: UnsafeBufferPointer<UInt8>
     let budget: Int
+    let extra: Int
+    let view: TermViews.View
     let isPrefix: Bool
-    var matches: [TermMatch]
 
-    @inline(__always) func length(_ term: Int) -> Int { Int(starts[term + 1] &- starts[term]) }
-    @inline(__always) func unit(_ term: Int, _ position: Int) -> UInt16 {
-        position < 4
-            ? UInt16(truncatingIfNeeded: keys[term] >> UInt64(48 - 16 * position))
-            : units[Int(starts[term]) &+ position]
-    }
-
-    /// Terms `lo..<hi` share their first `depth` units, read into `state`.
+    /// Keys `lo..<hi` share their first `depth` units, read into `state`.
     /// `covered`: the fewest typos with which an ancestor's whole range was already recorded.
-    mutating func visit(lo: Int, hi: Int, depth: Int, state: TypoState, covered: Int) {
-        let terminal = length(lo) == depth
+    func visit(lo: Int, hi: Int, depth: Int, state: TypoState, covered: Int, into matches: inout [TermMatch]) {
+        // Keys that end here sort first (one in the dictionary itself, maybe several in a view).
+        var first = lo
+        if Keys.keysAreDistinct {
+            if keys.length(lo) == depth { first += 1 }
+        } else {
+            while first < hi, keys.length(first) == depth { first += 1 }
+        }
+        let terminal = first > lo
         var covered = covered
         if let distance = state.distance {
+            let exactLength = terminal ? keys.termLength(keyLength: depth) : -1
             if isPrefix, distance < covered {
-                matches.append(TermMatch(terms: lo..<hi, typos: distance, exactTerm: terminal ? lo : -1))
+                matches.append(TermMatch(terms: lo..<hi, typos: distance + extra, exactLength: exactLength, view: view))
                 covered = distance
             } else if terminal, distance <= covered {
-                // A whole term matching as well as the range above it: it ranks as an exact match.
-                matches.append(TermMatch(terms: lo..<lo + 1, typos: distance, exactTerm: lo))
+                // Whole terms matching as well as the range above them: they rank as exact matches.
+                matches.append(TermMatch(terms: lo..<first, typos: distance + extra, exactLength: exactLength, view: view))
             }
         }
         // Deeper nodes matter only if they can stay within the budget and do at least as well as `covered`.
         let bound = min(budget, covered)
         let minimum = state.minimum
         if minimum > bound || depth >= word.count + budget { return }
-        let first = terminal ? lo + 1 : lo
         guard first < hi else { return }
         if minimum < bound {
             // Any next unit may keep a state within bound: visit every child.
             var child = first
             while child < hi {
-                let c = unit(child, depth)
-                let end = childEnd(child, depth: depth, unit: c, hi: hi)
-                descend(lo: child, hi: end, depth: depth, state: state.step(masks[Int(c)], bound: bound), bound: bound, covered: covered)
+                let c = keys.unit(child, depth)
+                let end = keys.childEnd(child, depth: depth, unit: c, hi: hi)
+                descend(lo: child, hi: end, depth: depth, state: state.step(masks[Int(c)], bound: bound), bound: bound, covered: covered, into: &matches)
                 child = end
             }
         } else {
@@ -175,47 +294,19 @@ struct TypoWalker {
             while distinct != 0 {
                 let c = word[distinct.trailingZeroBitCount]
                 distinct &= distinct - 1
-                let start = lowerBound(of: c, from: first, to: hi, depth: depth)
-                guard start < hi, unit(start, depth) == c else { continue }
-                let end = childEnd(start, depth: depth, unit: c, hi: hi)
-                descend(lo: start, hi: end, depth: depth, state: state.step(masks[Int(c)], bound: bound), bound: bound, covered: covered)
+                let start = keys.lowerBound(of: c, from: first, to: hi, depth: depth)
+                guard start < hi, keys.unit(start, depth) == c else { continue }
+                let end = keys.childEnd(start, depth: depth, unit: c, hi: hi)
+                descend(lo: start, hi: end, depth: depth, state: state.step(masks[Int(c)], bound: bound), bound: bound, covered: covered, into: &matches)
             }
         }
     }
 
-    @inline(__always) mutating func descend(lo: Int, hi: Int, depth: Int, state: TypoState, bound: Int, covered: Int) {
+    @inline(__always) func descend(
+        lo: Int, hi: Int, depth: Int, state: TypoState, bound: Int, covered: Int, into matches: inout [TermMatch]
+    ) {
         if state.minimum <= bound {
-            visit(lo: lo, hi: hi, depth: depth + 1, state: state, covered: covered)
+            visit(lo: lo, hi: hi, depth: depth + 1, state: state, covered: covered, into: &matches)
         }
-    }
-
-    /// End of the run of children starting at `child` (all with unit `c` at `depth`).
-    @inline(__always) func childEnd(_ child: Int, depth: Int, unit c: UInt16, hi: Int) -> Int {
-        switch depth {
-        case 1: return Int(runEnds.0[child])
-        case 2: return Int(runEnds.1[child])
-        case 3: return Int(runEnds.2[child])
-        default: return upperBound(of: c, from: child + 1, to: hi, depth: depth)
-        }
-    }
-
-    /// First term in `lo..<hi` whose unit at `depth` is at least `c` (all have a unit there).
-    @inline(__always) func lowerBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
-        var a = lo, b = hi
-        while a < b {
-            let mid = (a + b) >> 1
-            if unit(mid, depth) < c { a = mid + 1 } else { b = mid }
-        }
-        return a
-    }
-
-    /// First term in `lo..<hi` whose unit at `depth` is above `c`.
-    @inline(__always) func upperBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
-        var a = lo, b = hi
-        while a < b {
-            let mid = (a + b) >> 1
-            if unit(mid, depth) <= c { a = mid + 1 } else { b = mid }
-        }
-        return a
     }
 }

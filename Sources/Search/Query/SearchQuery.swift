@@ -4,9 +4,10 @@
 /// prefix unless the text ends with a space or punctuation. A document matches when it matches the
 /// first word; further words raise its place (ranking by words matched first). A word matches a
 /// token of the name or of any alternate name exactly or with typos: none for words of up to 4
-/// letters, 1 for 5 to 8, 2 from 9 (Damerau/OSA distance: a transposition is one typo). Words in
-/// Han, kana or Hangul get no typos. Ranking: words matched, fewer typos, exact word over prefix,
-/// name over alternate name, then higher rank.
+/// letters, 1 for 5 to 8, 2 from 9 (Damerau/OSA distance: a transposition is one typo; of two, at
+/// most one in the first two letters). Words in Han, kana or Hangul get no typos. Ranking: words
+/// matched, fewer typos, then the weighted rank: the rank divided by a factor for how the text
+/// matched (whole name, alternate name, start of a name, later word: `RankingRules`).
 public struct SearchQuery: Hashable, Sendable {
     /// Bounds the service checks (400) and the engine clamps to.
     public enum Limits {

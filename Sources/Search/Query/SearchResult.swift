@@ -2,7 +2,8 @@
 public struct SearchResult: Sendable, Equatable {
     /// The query text as given.
     public var query: String
-    /// Number of matching documents (all pages, filters applied).
+    /// Number of matching documents (all pages, filters applied). Documents that match only with
+    /// a typo in the first letters count when those typos were looked for (`docs/search.md`).
     public var total: Int
     /// The requested page, best first.
     public var hits: [Hit]

@@ -1,6 +1,6 @@
 /// The sorted terms of one collection segment, laid out as `IndexCore`'s (folded UTF-16 units,
 /// the first four packed per term, child-range ends near the root) so that the same typo walk
-/// (`TypoWalker`, `TypoState`) runs over it. `IndexCore` keeps its own copy of these few
+/// (`TypoWalks`, `TypoState`) runs over it. `IndexCore` keeps its own copy of these few
 /// functions: moving it onto this type would touch the tuned `/search` path for no gain.
 struct TermDictionary: Sendable {
     let termUnits: [UInt16]
@@ -105,55 +105,40 @@ struct TermDictionary: Sendable {
         } else if word.isPrefix {
             let range = prefixRange(word.units)
             if !range.isEmpty {
-                let exact = termLength(range.lowerBound) == word.units.count ? range.lowerBound : -1
-                matches.append(TermMatch(terms: range, typos: 0, exactTerm: exact))
+                matches.append(TermMatch(terms: range, typos: 0, exactLength: word.units.count))
             }
         } else {
             let range = prefixRange(word.units)
             if let first = range.first, termLength(first) == word.units.count {
-                matches.append(TermMatch(terms: first..<first + 1, typos: 0, exactTerm: first))
+                matches.append(TermMatch(terms: first..<first + 1, typos: 0, exactLength: word.units.count))
             }
         }
         return matches
     }
 
-    /// `IndexCore.collectTypoMatches` over this dictionary.
+    /// The main walk of `IndexCore.collectTypoMatches` over this dictionary (the first letter, or
+    /// two with two typos, as typed: collections do not take the cities' early-typo views).
     private func collectTypoMatches(_ word: QueryWord, into matches: inout [TermMatch], masks: UnsafeMutablePointer<UInt64>) {
         let lead = Typos.exactLead(budget: word.typoBudget)
         guard word.units.count > lead, word.units.count <= TypoState.maxWordUnits else { return }
-        let subtree = prefixRange(Array(word.units[0..<lead]))
-        guard !subtree.isEmpty else { return }
-        var canonical = [UInt8](repeating: 0, count: word.units.count)
-        for (i, unit) in word.units.enumerated() {
-            let mask = masks[Int(unit)]
-            canonical[i] = mask == 0 ? UInt8(i) : UInt8(mask.trailingZeroBitCount - 1)
-            masks[Int(unit)] |= 1 << UInt64(i + 1)
+        var walk = TypoWalks(masks: masks, isPrefix: word.isPrefix, matches: [])
+        swap(&walk.matches, &matches)
+        word.units.withUnsafeBufferPointer { w in
+        runEnds[0].withUnsafeBufferPointer { ends1 in
+        runEnds[1].withUnsafeBufferPointer { ends2 in
+        runEnds[2].withUnsafeBufferPointer { ends3 in
+        termKeys.withUnsafeBufferPointer { keys in
+        termUnits.withUnsafeBufferPointer { units in
+        termStarts.withUnsafeBufferPointer { starts in
+            let terms = SortedTermKeys(units: units, starts: starts, keys: keys, runEnds: (ends1, ends2, ends3))
+            walk.run(terms, view: .terms, word: w, lead: lead, budget: word.typoBudget)
         }
-        defer { for unit in word.units { masks[Int(unit)] = 0 } }
-        let found = canonical.withUnsafeBufferPointer { canonical in
-            word.units.withUnsafeBufferPointer { w in
-                runEnds[0].withUnsafeBufferPointer { ends1 in
-                    runEnds[1].withUnsafeBufferPointer { ends2 in
-                        runEnds[2].withUnsafeBufferPointer { ends3 in
-                            termKeys.withUnsafeBufferPointer { keys in
-                                termUnits.withUnsafeBufferPointer { units in
-                                    termStarts.withUnsafeBufferPointer { starts in
-                                        var walker = TypoWalker(
-                                            units: units, starts: starts, keys: keys, runEnds: (ends1, ends2, ends3), word: w,
-                                            masks: masks, canonical: canonical, budget: word.typoBudget, isPrefix: word.isPrefix,
-                                            matches: [])
-                                        var state = TypoState(wordLength: w.count)
-                                        for depth in 0..<lead { state = state.step(masks[Int(w[depth])], bound: word.typoBudget) }
-                                        walker.visit(lo: subtree.lowerBound, hi: subtree.upperBound, depth: lead, state: state, covered: Int.max)
-                                        return walker.matches
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
         }
-        matches.append(contentsOf: found)
+        }
+        }
+        }
+        }
+        }
+        swap(&walk.matches, &matches)
     }
 }

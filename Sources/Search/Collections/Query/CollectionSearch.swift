@@ -167,7 +167,7 @@ struct CollectionSearch {
                 let mark = UInt8(index + 1)
                 for match in wordMatches[index] {
                     for term in match.terms {
-                        let exact = !word.isPrefix || term == match.exactTerm
+                        let exact = !word.isPrefix || text.dictionary.termLength(term) == match.exactLength
                         let base = CollectionRankKey.contribution(typos: match.typos, weight: 0, prefix: !exact)
                         for i in text.postingStarts[term]..<text.postingStarts[term + 1] {
                             let posting = postings[i]
@@ -226,10 +226,10 @@ struct CollectionSearch {
                 var ranges: [[Int]] = []
                 switch document.values[field] {
                 case .string(let text)?:
-                    ranges = Highlighter.ranges(in: text, words: words, buffer: &buffer)
+                    ranges = Highlighter.ranges(in: text, words: words, earlyTypos: false, buffer: &buffer)
                 case .strings(let texts)?:
                     for (index, text) in texts.enumerated() {
-                        ranges += Highlighter.ranges(in: text, words: words, buffer: &buffer).map { [index] + $0 }
+                        ranges += Highlighter.ranges(in: text, words: words, earlyTypos: false, buffer: &buffer).map { [index] + $0 }
                     }
                 default: break
                 }
