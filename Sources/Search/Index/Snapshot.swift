@@ -102,7 +102,7 @@ final class Snapshot: Sendable {
         guard made > 0 else { return nil }
         return Snapshot(
             base: base, baseIds: baseIds, tombstones: tombstones, tombstoneList: tombstoneList,
-            pending: pending, delta: deltaChanged ? Self.deltaCore(pending) : delta, version: version + made)
+            pending: pending, delta: deltaChanged ? Self.deltaCore(pending, ranking: base.ranking) : delta, version: version + made)
     }
 
     /// This snapshot without document `id`, and the removed document; nil if unknown.

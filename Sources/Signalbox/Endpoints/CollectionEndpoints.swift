@@ -145,16 +145,7 @@ struct CollectionEndpoints {
     /// A write's answer: the work runs to its end even if the client leaves (an accepted
     /// write is never half done); its errors are answered as problems.
     private static func write<Element: Sendable>(_ work: @escaping @Sendable () async throws -> Element) -> Single<Element> {
-        Single.create { observer in
-            Task {
-                do {
-                    observer(.success(try await work()))
-                } catch {
-                    observer(.failure(problem(error)))
-                }
-            }
-            return Disposables.create()
-        }
+        runningToEnd(work) { problem($0) }
     }
 
     private static func mapped<T>(_ body: () throws -> T) throws -> T {

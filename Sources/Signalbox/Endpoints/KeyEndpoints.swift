@@ -73,15 +73,6 @@ struct KeyEndpoints {
 
     /// The work runs to its end even if the client leaves; its errors are answered as problems.
     private static func write(_ work: @escaping @Sendable () async throws -> Response) -> Single<Response> {
-        Single.create { observer in
-            Task {
-                do {
-                    observer(.success(try await work()))
-                } catch {
-                    observer(.failure(problem(error)))
-                }
-            }
-            return Disposables.create()
-        }
+        runningToEnd(work) { problem($0) }
     }
 }
