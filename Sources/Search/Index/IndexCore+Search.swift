@@ -94,6 +94,10 @@ extension IndexCore {
                         }
                     }
                     for match in scratch.matches where match.typos == level {
+                        // In the dictionary's order only the range's first term can equal the word.
+                        let first = match.terms.lowerBound
+                        let exactTerm = match.view == .terms && !match.terms.isEmpty
+                            && termLength(first) == match.exactLength ? first : -1
                         for position in match.terms {
                             let term = views.term(position, in: match.view)
                             if match.excludedPosition >= 0, termLength(term) > match.excludedPosition,
@@ -104,7 +108,8 @@ extension IndexCore {
                             // One word: how the term occurs in the document decides (its flags, see
                             // `RankingRules`); several words: the term equals the word here, and the whole
                             // query must be a name (checked below).
-                            let equal = !word.isPrefix || termLength(term) == match.exactLength
+                            let equal = !word.isPrefix
+                                || (match.view == .terms ? term == exactTerm : termLength(term) == match.exactLength)
                             let typos = RankKey.contribution(typos: match.typos, prefix: false, alternate: false)
                             let penalties = equal ? 32 : 0
                             for i in Int(postingStarts[term])..<Int(postingStarts[term + 1]) {

@@ -99,6 +99,9 @@ protocol TermKeys {
     func length(_ position: Int) -> Int
     /// Unit `depth` of the key at `position` (`depth` < its length).
     func unit(_ position: Int, _ depth: Int) -> UInt16
+    /// The first four units of the key at `position`, packed (16 bits each, the first highest; 0
+    /// past its end).
+    func packedKey(_ position: Int) -> UInt64
     /// The length of a term whose key has `keyLength` units.
     func termLength(keyLength: Int) -> Int
     /// End of the run of keys from `child` on (`lo..<hi` share `depth` units) with `unit` at `depth`.
@@ -128,15 +131,22 @@ extension TermKeys {
 
     /// The keys in `lo..<hi` that start with `prefix` (two binary searches).
     func range(startingWith prefix: UnsafeBufferPointer<UInt16>, lo: Int, hi: Int) -> Range<Int> {
+        // The prefix's first four units packed like the keys: one comparison decides most steps
+        // (units are never 0, so a key shorter than the prefix compares below it).
+        let packed = min(prefix.count, 4)
+        var prefixKey: UInt64 = 0
+        for i in 0..<4 { prefixKey = prefixKey << 16 | (i < packed ? UInt64(prefix[i]) : 0) }
+        let mask: UInt64 = packed == 0 ? 0 : ~0 << UInt64(16 * (4 - packed))
         // -1, 0, 1: the key at `position` before, starting with, after `prefix`.
         func compare(_ position: Int) -> Int {
+            let key = packedKey(position) & mask
+            if key != prefixKey { return key < prefixKey ? -1 : 1 }
+            guard prefix.count > 4 else { return 0 }
             let length = self.length(position)
-            var depth = 0
-            for c in prefix {
+            for depth in 4..<prefix.count {
                 if depth == length { return -1 }
-                let u = unit(position, depth)
+                let u = unit(position, depth), c = prefix[depth]
                 if u != c { return u < c ? -1 : 1 }
-                depth += 1
             }
             return 0
         }
@@ -170,6 +180,7 @@ struct SortedTermKeys: TermKeys {
             ? UInt16(truncatingIfNeeded: keys[term] >> UInt64(48 - 16 * position))
             : units[Int(starts[term]) &+ position]
     }
+    @inline(__always) func packedKey(_ term: Int) -> UInt64 { keys[term] }
     @inline(__always) func termLength(keyLength: Int) -> Int { keyLength }
     @inline(__always) func childEnd(_ child: Int, depth: Int, unit c: UInt16, hi: Int) -> Int {
         switch depth {
@@ -199,6 +210,7 @@ struct PermutedTermKeys: TermKeys {
             ? UInt16(truncatingIfNeeded: keys[position] >> UInt64(48 - 16 * depth))
             : terms.unit(Int(order[position]), depth >= skipped ? depth + 1 : depth)
     }
+    @inline(__always) func packedKey(_ position: Int) -> UInt64 { keys[position] }
     @inline(__always) func termLength(keyLength: Int) -> Int { keyLength + 1 }
     @inline(__always) func childEnd(_ child: Int, depth: Int, unit c: UInt16, hi: Int) -> Int {
         upperBound(of: c, from: child + 1, to: hi, depth: depth)
