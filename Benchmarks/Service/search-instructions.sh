@@ -12,7 +12,9 @@
 # Usage: Benchmarks/Service/search-instructions.sh            # this tree
 #        BASELINE=COMMIT Benchmarks/Service/search-instructions.sh   # and COMMIT's binary, same queries
 #        (built by baseline-binary.sh; BASELINE_DIR chooses where)
-# Environment: STRIDE (16), LOG_LEVEL (info: the default, one access line a request).
+# Environment: STRIDE (16), LOG_LEVEL (info: the default, one access line a request),
+#   BINARY (a signalbox binary to measure instead of building this tree's),
+#   ENGINE (1; 0 leaves out SearchIndex.search alone and its build).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -33,14 +35,21 @@ print("\n".join(queries[::int(sys.argv[2])]))
 PY
 count=$(wc -l < "$work/queries.txt")
 
-echo "building (release)..." >&2
-swift build -c release --product signalbox >&2
-binary="$(swift build -c release --show-bin-path)/signalbox"
-(cd Benchmarks/SearchBenchmarks && swift build -c release >&2)
+if [ -n "${BINARY:-}" ]; then
+    binary=$BINARY
+else
+    echo "building (release)..." >&2
+    swift build -c release --product signalbox >&2
+    binary="$(swift build -c release --show-bin-path)/signalbox"
+fi
 
 # The engine alone: SearchIndex.search over the same queries, one pass, after a warm-up pass.
-search_per_query=$(SEARCH_QUERIES="$work/queries.txt" SEARCH_DATA="$data" scripts/profile-search "$work/search.out" \
-    | sed -n 's/.* = \([0-9]*\) per query/\1/p')
+search_per_query=0
+if [ "${ENGINE:-1}" != 0 ]; then
+    (cd Benchmarks/SearchBenchmarks && swift build -c release >&2)
+    search_per_query=$(SEARCH_QUERIES="$work/queries.txt" SEARCH_DATA="$data" scripts/profile-search "$work/search.out" \
+        | sed -n 's/.* = \([0-9]*\) per query/\1/p')
+fi
 
 # server_instructions BINARY LABEL → instructions per request
 server_instructions() {
@@ -85,11 +94,13 @@ PY
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $count queries (every ${STRIDE}th keystroke query), log.level $LOG_LEVEL"
 printf "%-34s %14s\n" "" "instructions"
-printf "%-34s %14s\n" "SearchIndex.search, per query" "$search_per_query"
+[ "$search_per_query" = 0 ] || printf "%-34s %14s\n" "SearchIndex.search, per query" "$search_per_query"
+ratio() { [ "$search_per_query" = 0 ] && echo "" || printf "   %.2f× the search" "$(echo "$1 / $search_per_query" | bc -l)"; }
 if [ -n "${BASELINE:-}" ]; then
     before_binary=$(Benchmarks/Service/baseline-binary.sh "$BASELINE")
     before=$(server_instructions "$before_binary" before)
-    printf "%-34s %14s   %.2f× the search\n" "server per request, $BASELINE" "$before" "$(echo "$before / $search_per_query" | bc -l)"
+    printf "%-34s %14s%s\n" "server per request, $BASELINE" "$before" "$(ratio "$before")"
 fi
 after=$(server_instructions "$binary" after)
-printf "%-34s %14s   %.2f× the search\n" "server per request, this tree" "$after" "$(echo "$after / $search_per_query" | bc -l)"
+printf "%-34s %14s%s\n" "server per request, ${BINARY:-this tree}" "$after" "$(ratio "$after")"
+[ -z "${before:-}" ] || printf "%-34s %14.3f×\n" "after / before" "$(echo "$after / $before" | bc -l)"
