@@ -207,7 +207,7 @@ struct CollectionEndpointsTests {
 
     /// Not a stream that stays empty: the name is checked as on the collection's other endpoints.
     @Test func theEventsOfACollectionThatDoesNotExistAreA404Problem() async throws {
-        let events = try await client.execute(.get, "/events?collection=none")
+        let events = try await client.execute(.get, "/events?collection=none", headerFields: [.authorization: "Bearer \(Self.key)"])
         #expect(events.status == .notFound && events.headerFields[.contentType] == "application/problem+json")
         #expect(events.text.contains("none"))
     }

@@ -337,3 +337,36 @@ def test_every_refinement_has_a_name_and_no_script_writes_html(page):
         with urllib.request.urlopen(f"{BASE}/assets/{script}", timeout=10) as response:
             source = response.read().decode()
         assert not re.search(r"\.(inner|outer)HTML\s*\+?=|insertAdjacentHTML\(|document\.write\(", source), script
+
+
+def test_a_key_typed_into_the_page_opens_a_private_collection(page):
+    """A private collection is not listed without a key; typed into the page, the key (sent as
+    a header, and as `token=` on the streams) lists it, searches it and streams its changes."""
+    private = "browser-private"
+    assert api("PUT", f"/collections/{private}", {"fields": [{"name": "title", "type": "string", "search": True}]}) == 201
+    try:
+        assert api("PUT", f"/collections/{private}/documents/s1", {"id": "s1", "title": "Secret lamp"}) == 204
+        page.get(f"{BASE}/")
+        page.execute_script("sessionStorage.clear()")
+        page.get(f"{BASE}/")
+        options = lambda d: [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#collection option")]
+        wait(page, lambda d: SHOPS in options(d), "the public collections are not listed")
+        assert private not in options(page)
+        key = page.find_element(By.ID, "key")
+        assert key.get_attribute("type") == "password"
+        key.send_keys(KEY, Keys.TAB)
+        wait(page, lambda d: private in options(d), "the key does not list the private collection")
+        Select(page.find_element(By.ID, "collection")).select_by_value(private)
+        page.find_element(By.ID, "q").send_keys("secret")
+        wait(page, lambda d: hit_names(d) == ["Secret lamp"], "the private collection is not searched with the key")
+        # The change feed follows with the key too: a write to the private collection is noted.
+        assert api("PUT", f"/collections/{private}/documents/s2", {"id": "s2", "title": "Secret desk"}) == 204
+        wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#events li[data-id='s2']"),
+             "the private collection's change does not reach the page")
+        # Cleared, the page is a visitor's again.
+        key.clear()
+        key.send_keys(Keys.TAB)
+        wait(page, lambda d: private not in options(d), "the private collection is still listed without the key")
+    finally:
+        page.execute_script("sessionStorage.clear()")
+        api("DELETE", f"/collections/{private}")

@@ -31,13 +31,21 @@
   const refinePanel = $("refine");
   const refine = new Refinements($("refine-controls"), () => typed(input.value));
 
-  // The one place a key would go (API keys and tenant tokens are the keys branch's work):
-  // every request below is made through these. fetch can carry a header; EventSource
-  // cannot, so a stream would carry its key in the address.
+  // The key or tenant token typed into the page (kept for this tab only): every request
+  // below is made through these. fetch carries it as a header; EventSource cannot set
+  // headers, so a stream carries it in the address (`token=`, which the access log hides).
+  const keyInput = $("key");
   const access = {
-    headers: () => ({ Accept: "application/json" }),
-    streamURL: (url) => url,
+    key: sessionStorage.getItem("signalbox.key") || "",
+    headers() {
+      return this.key ? { Accept: "application/json", Authorization: `Bearer ${this.key}` } : { Accept: "application/json" };
+    },
+    streamURL(url) {
+      if (!this.key) return url;
+      return `${url}${url.includes("?") ? "&" : "?"}token=${encodeURIComponent(this.key)}`;
+    },
   };
+  keyInput.value = access.key;
 
   // The collections by name ({name, documents, id, fields, rank}); cities is built in.
   const CITIES = "cities";
@@ -484,7 +492,7 @@
   let eventsSource = null;
 
   function connectEvents() {
-    const source = new EventSource("/events");
+    const source = new EventSource(access.streamURL("/events"));
     eventsSource = source;
     source.addEventListener("open", () => {
       opened += 1;
@@ -593,6 +601,18 @@
     if (!event.persisted) return;
     connectEvents();
     runQuery(input.value, { force: true });
+  });
+
+  // A key typed (or cleared): what this page may see changes, so the list, the change feed
+  // and the query are asked again with it.
+  keyInput.addEventListener("change", () => {
+    access.key = keyInput.value.trim();
+    if (access.key) sessionStorage.setItem("signalbox.key", access.key);
+    else sessionStorage.removeItem("signalbox.key");
+    errorLine.textContent = "";
+    if (eventsSource) eventsSource.close();
+    connectEvents();
+    loadCollections().then(() => pick(picker.value));
   });
 
   // ---- start: the address's query, at once.
