@@ -141,7 +141,8 @@ struct CollectionEndpointsTests {
 
     @Test func aLiveFilteredQueryPushesNewFacetCountsOnlyWhenTheyChange() async throws {
         try await shop()
-        let live = try await client.stream("/collections/shop/search/live?q=&filter=tags%20%3D%20sale&facets=brand,price")
+        let live = try await client.stream(
+            "/collections/shop/search/live?q=&filter=tags%20%3D%20sale&facets=brand,price", headerFields: [.authorization: "Bearer \(Self.key)"])
         #expect(live.head.status == .ok)
         #expect(try brands(await live.next()) == ["Acme": 2])
         // Writes are applied and pushed in order: had a write before the last sent a result, it
@@ -197,7 +198,7 @@ struct CollectionEndpointsTests {
         let lines = (1...5).map { #"{"sku": "s\#($0)", "title": "Item \#($0)"}"# } + [#"{"sku": "bad", "price": "cheap"}"#]
         let imported = try await Self.send(client, .post, "/collections/shop/documents", lines.joined(separator: "\n"), type: "application/x-ndjson")
         #expect(imported.status == .ok && imported.headerFields[WriteReceipt.sequenceField] == "6", "\(imported.text)")
-        let last = try await client.execute(.get, "/collections/shop/documents/s5", headerFields: [MinimumSequenceGate.field: "6"])
+        let last = try await client.execute(.get, "/collections/shop/documents/s5", headerFields: [MinimumSequenceGate.field: "6", .authorization: "Bearer \(Self.key)"])
         #expect(last.status == .ok)
         let next = try await Self.send(client, .put, "/collections/shop/documents/s6", #"{"title": "Item 6"}"#)
         #expect(next.headerFields[WriteReceipt.sequenceField] == "7")
