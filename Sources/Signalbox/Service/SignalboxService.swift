@@ -243,7 +243,7 @@ public final class SignalboxService: Sendable {
         }
     }
 
-    /// Drains in three steps (``DrainStep``): reports not ready for `shutdown.notReadyDelay`
+    /// Drains in three steps (`DrainStep`): reports not ready for `shutdown.notReadyDelay`
     /// while still serving, then stops accepting and lets the requests in flight finish within
     /// `shutdown.gracePeriod`, then ends the event streams. A second call (a second signal)
     /// cuts the not-ready wait short.
