@@ -122,6 +122,14 @@ final class ServedCollection: Sendable {
 /// The collections this replica serves, by name; the cities among them.
 final class CollectionCatalog: Sendable {
     private let collections = Locked<[String: ServedCollection]>([:])
+    /// Public collections deleted since (and not made again): their events, the deletion's
+    /// included, stay readable by those who could read them, after the schema is gone.
+    private let deletedPublic = Locked<Set<String>>([])
+
+    /// Whether `name` is public now, or was when it was deleted.
+    func isPublic(_ name: String) -> Bool {
+        named(name).map { $0.schema.isPublic } ?? deletedPublic.withLock { $0.contains(name) }
+    }
 
     func named(_ name: String) -> ServedCollection? {
         collections.withLock { $0[name] }
@@ -136,6 +144,7 @@ final class CollectionCatalog: Sendable {
 
     /// Serves `collection` under its name, in place of any before it.
     func serve(_ collection: ServedCollection) {
+        _ = deletedPublic.withLock { $0.remove(collection.name) }
         collections.withLock { $0[collection.name] = collection }
     }
 
@@ -151,6 +160,8 @@ final class CollectionCatalog: Sendable {
     /// Stops serving the collection named `name`; returns it.
     @discardableResult
     func remove(_ name: String) -> ServedCollection? {
-        collections.withLock { $0.removeValue(forKey: name) }
+        let removed = collections.withLock { $0.removeValue(forKey: name) }
+        if let removed, removed.schema.isPublic { _ = deletedPublic.withLock { $0.insert(name) } }
+        return removed
     }
 }

@@ -163,7 +163,7 @@ public final class SignalboxService: Sendable {
         ).register(on: router)
         let secrets = try KeySecrets.from(settings)
         let access = Access(
-            settings: currentSettings, registry: keys, secrets: secrets, isPublic: { catalog.named($0)?.schema.isPublic ?? false })
+            settings: currentSettings, registry: keys, secrets: secrets, isPublic: { catalog.isPublic($0) })
         SearchEndpoints(lookups: lookups, access: access, maxLiveQueries: { currentSettings.value.liveMaxQueries }).register(on: router)
         DocumentEndpoints(documents: documents, access: access).register(on: router)
         CollectionEndpoints(collections: collections, cities: documents, access: access, parameters: settings.collectionQueryParameters)
