@@ -14,7 +14,8 @@ from harness import API_KEY, request
 
 COLLECTION = "imported"
 DOCUMENTS = 10_000
-SCHEMA = {"id": "id", "fields": [{"name": "title", "type": "string", "search": True}, {"name": "n", "type": "number"}],
+# Public: the test's SSE clients and readers carry no key (collections are private by default).
+SCHEMA = {"id": "id", "public": True, "fields": [{"name": "title", "type": "string", "search": True}, {"name": "n", "type": "number"}],
           "rank": "n"}
 # The collection search's page and deepest offset (search.maxLimit's default, CollectionQuery.Limits.maxOffset).
 PAGE = 250
