@@ -222,7 +222,7 @@ def ids_continue(u):
         answer = request(server.port, "PUT", "/documents/up-7", body=city("Upgrade Seven", 11), key=server.key)
         u.require("the next write's id is the old head + 1", answer.status == 204 and answer.headers.get("signalbox-seq") == str(u.old.head + 1),
                   (answer.status, answer.headers.get("signalbox-seq")))
-        schema = {"fields": [{"name": "title", "type": "string", "search": True}]}
+        schema = {"public": True, "fields": [{"name": "title", "type": "string", "search": True}]}
         created = request(server.port, "PUT", "/collections/books", body=schema, key=server.key)
         book = request(server.port, "PUT", "/collections/books/documents/b1", body={"title": "After the upgrade"}, key=server.key)
         u.require("a collection created after the upgrade takes the next ids",
