@@ -16,7 +16,7 @@ import Testing
 /// Several hosts and `target_session_attrs` against a real server (issue 27), and a replica
 /// going back when the store lost changes it had applied. The failover of a real standby
 /// under load is `scripts/cluster-test`'s; skipped where PostgreSQL is not installed.
-@Suite(.enabled(if: ScratchPostgres.isAvailable, "PostgreSQL is not installed"), .timeLimit(.minutes(2)))
+@Suite(.enabled("PostgreSQL is not installed") { await ScratchPostgres.isAvailable() }, .timeLimit(.minutes(2)))
 struct PostgresFailoverTests {
     static let logger: Logger = {
         var logger = Logger(label: "test.failover")
@@ -52,7 +52,7 @@ struct PostgresFailoverTests {
     }
 
     @Test func aDownHostIsPassedOverForTheNextThatTakesWrites() async throws {
-        let plain = try ScratchPostgres.freshDatabase()
+        let plain = try await ScratchPostgres.freshDatabase()
         let url = try Self.url(plain, before: [Self.deadHost()], options: "target_session_attrs=read-write")
         let store = try await open(url)
         #expect(try await store.commit(.upsert(id: "a", body: Data("{}".utf8))) == 1)
@@ -61,7 +61,7 @@ struct PostgresFailoverTests {
     }
 
     @Test func noHostToWriteToFailsTheStartNamingEachHost() async throws {
-        let plain = try ScratchPostgres.freshDatabase()
+        let plain = try await ScratchPostgres.freshDatabase()
         let dead = Self.deadHost()
         let url = try PostgresURL("postgres://\(plain.username)@\(dead)/\(plain.database!)?sslmode=disable&target_session_attrs=read-write")
         do {
@@ -76,13 +76,13 @@ struct PostgresFailoverTests {
     /// the store leaves it after the failure, finds no host while none qualifies, and takes it
     /// again once it does, on the same store object.
     @Test func aHostThatStopsTakingWritesIsLeftAndFoundAgainWhenItTakesThemAgain() async throws {
-        let plain = try ScratchPostgres.freshDatabase()
+        let plain = try await ScratchPostgres.freshDatabase()
         let url = try Self.url(plain, before: [], options: "target_session_attrs=read-write")
         let store = try await open(url, timeout: .seconds(2))
         #expect(try await store.commit(.upsert(id: "a", body: Data("{}".utf8))) == 1)
         let database = plain.database!
-        ScratchPostgres.psql(plain.adminString, "ALTER DATABASE \(database) SET default_transaction_read_only = on")
-        ScratchPostgres.psql(plain.adminString, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)'")
+        await ScratchPostgres.psql(plain.adminString, "ALTER DATABASE \(database) SET default_transaction_read_only = on")
+        await ScratchPostgres.psql(plain.adminString, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)'")
         // Writes fail (503) until a host qualifies again; the failures make the store look again.
         var refusal = ""
         for _ in 0..<50 where !refusal.contains("read-only primary") {
@@ -94,7 +94,7 @@ struct PostgresFailoverTests {
             try await Task.sleep(for: PostgresPrimary.searchInterval)
         }
         #expect(refusal.contains("read-only primary"), "last refusal: \(refusal)")
-        ScratchPostgres.psql(plain.adminString, "ALTER DATABASE \(database) SET default_transaction_read_only = off")
+        await ScratchPostgres.psql(plain.adminString, "ALTER DATABASE \(database) SET default_transaction_read_only = off")
         var committed: Int64?
         for _ in 0..<50 where committed == nil {
             committed = try? await store.commit(.upsert(id: "c", body: Data("{}".utf8)))
@@ -109,7 +109,7 @@ struct PostgresFailoverTests {
     /// puts the documents those changes touched back as the store has them, tells its event
     /// clients to reset, and then applies the store's 8 and 9: one number, one change.
     @Test func aReplicaThatAppliedChangesTheStoreLostGoesBackToTheLastCommonOne() async throws {
-        let url = try ScratchPostgres.freshDatabase()
+        let url = try await ScratchPostgres.freshDatabase()
         let store = try await open(url)
         let index = SearchIndex(documents: [Document(id: "base", name: "Baseville")])
         let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 100)
@@ -125,7 +125,7 @@ struct PostgresFailoverTests {
         #expect(index.document(id: "d9") != nil && index.document(id: "base") == nil)
 
         // What a standby promoted before it received 8...10 holds, and two writes since.
-        ScratchPostgres.psql(url.databaseString, """
+        await ScratchPostgres.psql(url.databaseString, """
             DELETE FROM signalbox_change WHERE seq > 7; DELETE FROM signalbox_document WHERE seq > 7;
             UPDATE signalbox_meta SET head = 7
             """)
@@ -162,7 +162,7 @@ struct PostgresFailoverTests {
     /// write of a document that the store still has goes back to the store's version, a lost new
     /// document goes, each in its collection.
     @Test func aLostWriteToACollectionsDocumentIsPutBackAsTheStoreHasIt() async throws {
-        let url = try ScratchPostgres.freshDatabase()
+        let url = try await ScratchPostgres.freshDatabase()
         let store = try await open(url)
         let index = SearchIndex(documents: [])
         let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 100)
@@ -189,7 +189,7 @@ struct PostgresFailoverTests {
         #expect(title("a")?.contains("New") == true && title("b") != nil)
 
         // What a standby promoted before it received 3 and 4 holds.
-        ScratchPostgres.psql(url.databaseString, """
+        await ScratchPostgres.psql(url.databaseString, """
             DELETE FROM signalbox_change WHERE seq > 2; DELETE FROM signalbox_document WHERE seq > 2;
             INSERT INTO signalbox_document (collection, id, body, seq) VALUES ('shop', 'a', '{"id":"a","title":"Old"}', 2);
             UPDATE signalbox_meta SET head = 2

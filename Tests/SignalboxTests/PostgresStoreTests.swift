@@ -6,7 +6,7 @@ import Testing
 @testable import Signalbox
 
 /// The PostgreSQL store against a real server (`ScratchPostgres`); skipped where PostgreSQL is not installed.
-@Suite(.enabled(if: ScratchPostgres.isAvailable, "PostgreSQL is not installed"))
+@Suite(.enabled("PostgreSQL is not installed") { await ScratchPostgres.isAvailable() })
 struct PostgresStoreTests {
     static let logger = Logger(label: "test.postgres")
 
@@ -15,7 +15,7 @@ struct PostgresStoreTests {
     }
 
     @Test func createsItsSchemaOnceAndNumbersWritesWithoutGaps() async throws {
-        let url = try ScratchPostgres.freshDatabase()
+        let url = try await ScratchPostgres.freshDatabase()
         let store = try await open(url)
         let empty = try await store.snapshot()
         #expect(empty.head == 0 && empty.documents.isEmpty && !empty.epoch.isEmpty)
@@ -40,7 +40,7 @@ struct PostgresStoreTests {
         await small.close()
         let log = try await again.changes(after: 1, limit: 10)
         #expect(log.head == 4 && log.changes.map(\.sequence) == [2, 3, 4])
-        #expect(ScratchPostgres.psql(url.databaseString, "SELECT version FROM signalbox_schema").1.hasPrefix("2"))
+        #expect(await ScratchPostgres.psql(url.databaseString, "SELECT version FROM signalbox_schema").1.hasPrefix("2"))
         await again.close()
     }
 
@@ -48,7 +48,7 @@ struct PostgresStoreTests {
     /// become visible in commit order. A reader polling `seq > seen` the whole time must
     /// see every number exactly once and in order (a `bigserial` fails this).
     @Test func concurrentWritersCommitInSequenceOrder() async throws {
-        let url = try ScratchPostgres.freshDatabase()
+        let url = try await ScratchPostgres.freshDatabase()
         let store = try await open(url, history: 100_000)
         let writers = 8, each = 60
         let tailed = Task {
@@ -87,13 +87,13 @@ struct PostgresStoreTests {
     }
 
     @Test func theLogKeepsTheConfiguredHistory() async throws {
-        let url = try ScratchPostgres.freshDatabase()
+        let url = try await ScratchPostgres.freshDatabase()
         let store = try await open(url, history: 5)
         for n in 1...19 { _ = try await store.commit(.upsert(id: "d\(n % 3)", body: Data("{}".utf8))) }
         // Every change of the last minute stays (a follower may still be reading an import's batches)...
         #expect(try await store.changes(after: 0, limit: 100).changes.map(\.sequence) == Array(1...19))
         // ...and once older than that, only the newest `history` do.
-        _ = ScratchPostgres.psql(url.databaseString, "UPDATE signalbox_change SET committed_at = now() - interval '2 minutes'")
+        _ = await ScratchPostgres.psql(url.databaseString, "UPDATE signalbox_change SET committed_at = now() - interval '2 minutes'")
         _ = try await store.commit(.upsert(id: "d2", body: Data("{}".utf8)))
         let (head, changes, _) = try await store.changes(after: 0, limit: 100)
         #expect(head == 20 && changes.map(\.sequence) == Array(16...20))
@@ -103,21 +103,21 @@ struct PostgresStoreTests {
     }
 
     @Test func aReplicaWithOtherBaseDataIsRefused() async throws {
-        let url = try ScratchPostgres.freshDatabase()
+        let url = try await ScratchPostgres.freshDatabase()
         try await open(url, digest: "one").close()
         await #expect(throws: ClusterStartError.self) { try await open(url, digest: "two") }
     }
 
     @Test func anUnreachableDatabaseFailsTheWriteWithinTheTimeout() async throws {
-        let url = try ScratchPostgres.freshDatabase()
+        let url = try await ScratchPostgres.freshDatabase()
         let store = try await PostgresStore(url: url, baseDigest: "b", history: 10, timeout: .seconds(1), logger: Self.logger)
         // Point the pool at a port nobody listens on by closing every connection and forbidding new ones.
-        ScratchPostgres.psql(url.adminString, "ALTER DATABASE \(url.database!) ALLOW_CONNECTIONS false")
-        ScratchPostgres.psql(url.adminString, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(url.database!)'")
+        await ScratchPostgres.psql(url.adminString, "ALTER DATABASE \(url.database!) ALLOW_CONNECTIONS false")
+        await ScratchPostgres.psql(url.adminString, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(url.database!)'")
         let started = ContinuousClock.now
         await #expect(throws: StoreError.self) { try await store.commit(.upsert(id: "x", body: Data("{}".utf8))) }
         #expect(ContinuousClock.now - started < .seconds(4))
-        ScratchPostgres.psql(url.adminString, "ALTER DATABASE \(url.database!) ALLOW_CONNECTIONS true")
+        await ScratchPostgres.psql(url.adminString, "ALTER DATABASE \(url.database!) ALLOW_CONNECTIONS true")
         // Back: writes go through again, on the same store object. (Not necessarily as change 1:
         // under load a try may time out on our side after its statement reached the server.)
         var committed: Int64?

@@ -6,7 +6,7 @@ import Testing
 /// Issue 25 on PostgreSQL: a store of the release before collections (1dd7cca, schema version 1)
 /// upgrades in place, and an import's batch takes consecutive numbers ending at the head.
 /// `scripts/e2e.d/upgrade.py` checks the same with that release's binary.
-@Suite(.enabled(if: ScratchPostgres.isAvailable, "PostgreSQL is not installed"))
+@Suite(.enabled("PostgreSQL is not installed") { await ScratchPostgres.isAvailable() })
 struct PostgresStoreUpgradeTests {
     func open(_ url: PostgresURL, history: Int = 1024) async throws -> PostgresStore {
         try await PostgresStore(url: url, baseDigest: "base", history: history, timeout: .seconds(5), logger: PostgresStoreTests.logger)
@@ -14,7 +14,7 @@ struct PostgresStoreUpgradeTests {
 
     /// Version 1's tables as 1dd7cca made them, with its rows: documents keyed by id, the change log
     /// (changes 1 and 2 of `a` overwritten by 5; `b` deleted at 4).
-    func writeVersionOneStore(_ url: PostgresURL) throws {
+    func writeVersionOneStore(_ url: PostgresURL) async throws {
         let sql =
             PostgresStore.schemaV1.joined(separator: ";\n") + """
                 ;
@@ -25,13 +25,13 @@ struct PostgresStoreUpgradeTests {
                 INSERT INTO signalbox_change (seq, id, body) VALUES
                     (1, 'a', '{"name":"A"}'), (2, 'b', '{"name":"B"}'), (3, 'c', '{"name":"C"}'), (4, 'b', NULL), (5, 'a', '{"name":"A2"}');
                 """
-        let (status, output) = ScratchPostgres.psql(url.databaseString, sql)
+        let (status, output) = await ScratchPostgres.psql(url.databaseString, sql)
         try #require(status == 0, "\(output)")
     }
 
     @Test func aVersionOneStoreUpgradesInPlaceKeepingEveryDocumentAndChange() async throws {
-        let url = try ScratchPostgres.freshDatabase()
-        try writeVersionOneStore(url)
+        let url = try await ScratchPostgres.freshDatabase()
+        try await writeVersionOneStore(url)
         let store = try await open(url)
         let snapshot = try await store.snapshot()
         #expect(snapshot.head == 5 && snapshot.epoch == "old-epoch")
@@ -43,7 +43,7 @@ struct PostgresStoreUpgradeTests {
         #expect(snapshot.recentChanges.map(\.id) == ["a", "b", "c", "b", "a"])
         #expect(snapshot.recentChanges.allSatisfy { $0.collection == citiesCollection && $0.kind == .document })
         #expect(snapshot.recentChanges.first?.body == Data(#"{"name":"A"}"#.utf8))
-        #expect(ScratchPostgres.psql(url.databaseString, "SELECT version FROM signalbox_schema").1.hasPrefix("2"))
+        #expect(await ScratchPostgres.psql(url.databaseString, "SELECT version FROM signalbox_schema").1.hasPrefix("2"))
         // Writes continue from the old head, a city and a new collection alike.
         #expect(try await store.commit(.upsert(id: "d", body: Data("{}".utf8))) == 6)
         #expect(try await store.commit(.putSchema(collection: "books", schema: Data(#"{"fields":[]}"#.utf8))) == 7)
@@ -60,7 +60,7 @@ struct PostgresStoreUpgradeTests {
     /// What makes an import's `Signalbox-Seq` its last change: a batch's numbers are consecutive
     /// from the one returned, so its last is the first + count - 1, and the head after it.
     @Test func anImportBatchTakesConsecutiveNumbersEndingAtTheHead() async throws {
-        let url = try ScratchPostgres.freshDatabase()
+        let url = try await ScratchPostgres.freshDatabase()
         let store = try await open(url)
         _ = try await store.commit(.putSchema(collection: "books", schema: Data(#"{"fields":[]}"#.utf8)))
         let batch = (1...5).map { StoreWrite.upsert(collection: "books", id: "b\($0)", body: Data("{}".utf8)) }

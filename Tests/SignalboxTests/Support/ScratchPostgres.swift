@@ -6,12 +6,23 @@ import Testing
 /// A throwaway PostgreSQL cluster for this test process, started once by `scripts/pg-scratch`
 /// (initdb in a temp dir, loopback port, run as an unprivileged user under root) and
 /// stopped when the process exits. Each test gets a database of its own.
+///
+/// Every call is async and runs its child process on a thread of its own: a blocking wait on
+/// the cooperative pool (two threads on a two-core machine) stalled every other test, and the
+/// store's 15-second connect limit ran out while no thread was free to take the answer (CI, 7
+/// PostgreSQL tests at once).
 enum ScratchPostgres {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The server's URL without a database, or nil (with the reason) when PostgreSQL is not installed here.
-    static let server: Result<URLComponents, ScratchPostgresUnavailable> = {
+    /// The server's URL without a database, or the reason there is none (PostgreSQL is not installed here).
+    static var server: Result<URLComponents, ScratchPostgresUnavailable> {
+        get async { await starting.value }
+    }
+
+    private static let starting = Task { await offThePool { start() } }
+
+    private static func start() -> Result<URLComponents, ScratchPostgresUnavailable> {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalbox-pg-\(UUID().uuidString)").path
         let (status, output) = run(["start", directory])
         guard status == 0, let components = URLComponents(string: output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
@@ -25,13 +36,13 @@ enum ScratchPostgres {
             }
         }
         return .success(components)
-    }()
+    }
 
     nonisolated(unsafe) static var directoryToStop: String?
 
     /// Whether tests that need PostgreSQL can run; they are skipped with the reason otherwise.
-    static var isAvailable: Bool {
-        if case .failure(let unavailable) = server {
+    static func isAvailable() async -> Bool {
+        if case .failure(let unavailable) = await server {
             print("skipping PostgreSQL tests: \(unavailable.reason) (apt-get install postgresql)")
             return false
         }
@@ -39,11 +50,11 @@ enum ScratchPostgres {
     }
 
     /// A new empty database's store URL.
-    static func freshDatabase() throws -> PostgresURL {
-        var components = try server.get()
+    static func freshDatabase() async throws -> PostgresURL {
+        var components = try await server.get()
         let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let admin = components.string!
-        let (status, output) = psql(admin, "CREATE DATABASE \(name)")
+        let (status, output) = await psql(admin, "CREATE DATABASE \(name)")
         guard status == 0 else { throw ScratchPostgresUnavailable(reason: output) }
         components.path = "/\(name)"
         return try PostgresURL(components.string!)
@@ -51,12 +62,19 @@ enum ScratchPostgres {
 
     /// Runs one SQL statement with psql.
     @discardableResult
-    static func psql(_ url: String, _ sql: String) -> (Int32, String) {
-        execute("/usr/bin/env", ["psql", url, "-qAtc", sql])
+    static func psql(_ url: String, _ sql: String) async -> (Int32, String) {
+        await offThePool { execute("/usr/bin/env", ["psql", url, "-qAtc", sql]) }
     }
 
-    static func run(_ arguments: [String]) -> (Int32, String) {
+    private static func run(_ arguments: [String]) -> (Int32, String) {
         execute("/bin/bash", [root.appendingPathComponent("scripts/pg-scratch").path] + arguments)
+    }
+
+    /// Runs blocking `work` on a new thread and awaits it there, keeping the cooperative pool free.
+    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
     }
 
     /// popen(3), not Foundation's Process: its child monitoring hangs here now and then
