@@ -48,7 +48,7 @@ struct PostgresFailoverTests {
     }
 
     func open(_ url: PostgresURL, timeout: Duration = .seconds(5)) async throws -> PostgresStore {
-        try await PostgresStore(url: url, baseDigest: "base", history: 1024, timeout: timeout, logger: Self.logger)
+        try await PostgresStore(url: url, baseDigest: "base", history: 1024, timeout: timeout, startTimeout: ScratchPostgres.startTimeout, logger: Self.logger)
     }
 
     @Test func aDownHostIsPassedOverForTheNextThatTakesWrites() async throws {

@@ -11,7 +11,7 @@ struct PostgresStoreTests {
     static let logger = Logger(label: "test.postgres")
 
     func open(_ url: PostgresURL, digest: String = "base", history: Int = 1024) async throws -> PostgresStore {
-        try await PostgresStore(url: url, baseDigest: digest, history: history, timeout: .seconds(5), logger: Self.logger)
+        try await PostgresStore(url: url, baseDigest: digest, history: history, timeout: .seconds(5), startTimeout: ScratchPostgres.startTimeout, logger: Self.logger)
     }
 
     @Test func createsItsSchemaOnceAndNumbersWritesWithoutGaps() async throws {
@@ -110,7 +110,7 @@ struct PostgresStoreTests {
 
     @Test func anUnreachableDatabaseFailsTheWriteWithinTheTimeout() async throws {
         let url = try await ScratchPostgres.freshDatabase()
-        let store = try await PostgresStore(url: url, baseDigest: "b", history: 10, timeout: .seconds(1), logger: Self.logger)
+        let store = try await PostgresStore(url: url, baseDigest: "b", history: 10, timeout: .seconds(1), startTimeout: ScratchPostgres.startTimeout, logger: Self.logger)
         // Point the pool at a port nobody listens on by closing every connection and forbidding new ones.
         await ScratchPostgres.psql(url.adminString, "ALTER DATABASE \(url.database!) ALLOW_CONNECTIONS false")
         await ScratchPostgres.psql(url.adminString, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(url.database!)'")

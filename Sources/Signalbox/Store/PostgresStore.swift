@@ -29,7 +29,9 @@ final class PostgresStore: DocumentStore {
     private let upserts: GroupCommit<PostgresUpsert>
 
     /// Connects, creates or migrates the schema, and checks that this replica serves the same base data as the others.
-    init(url: PostgresURL, baseDigest: String, history: Int, timeout: Duration, logger: Logger) async throws {
+    /// Starting may take `startTimeout` (by default three commit limits, at least 15 s): starting
+    /// is not a client waiting, so a slow or busy database gets longer than a commit.
+    init(url: PostgresURL, baseDigest: String, history: Int, timeout: Duration, startTimeout: Duration? = nil, logger: Logger) async throws {
         self.url = url
         self.history = Int64(max(history, 1))
         self.timeout = timeout
@@ -46,8 +48,7 @@ final class PostgresStore: DocumentStore {
             }
         }
         do {
-            // Starting is not a client waiting: give a slow or busy database longer than a commit gets.
-            try await Self.within(max(timeout * 3, .seconds(15)), "connect to \(url)", nil) { [self] in
+            try await Self.within(startTimeout ?? max(timeout * 3, .seconds(15)), "connect to \(url)", nil) { [self] in
                 try await migrate(baseDigest: baseDigest)
             }
         } catch {

@@ -15,6 +15,10 @@ enum ScratchPostgres {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    /// How long a store may take to connect and migrate in a test: the whole package's tests share
+    /// two cooperative threads here, so a continuation can wait its turn for many seconds.
+    static let startTimeout = Duration.seconds(120)
+
     /// The server's URL without a database, or the reason there is none (PostgreSQL is not installed here).
     static var server: Result<URLComponents, ScratchPostgresUnavailable> {
         get async { await starting.value }
