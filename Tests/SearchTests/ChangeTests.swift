@@ -80,6 +80,39 @@ import Testing
         #expect(index.version == 25)
     }
 
+    /// Issue 27: a stream of writes moves through the delta, the middle layer and a base rebuild;
+    /// at every step, searches find what an index built afresh from the same documents finds.
+    @Test func changesThroughEveryLayerFindWhatAFreshIndexFinds() {
+        var configuration = SearchIndex.Configuration()
+        configuration.maxPendingChanges = 3
+        configuration.maxMiddleDocuments = 10
+        configuration.maxBaseTombstones = 4
+        let start = (0..<20).map { city("\($0)", "Town \($0)", rank: Double($0 % 7)) }
+        let index = SearchIndex(documents: start, configuration: configuration)
+        var expected = Dictionary(uniqueKeysWithValues: start.map { ($0.id, $0) })
+        for step in 0..<60 {
+            let id = "\((step * 7) % 31)"
+            if step % 5 == 4 {
+                index.apply([(id: id, document: nil)])
+                expected[id] = nil
+            } else {
+                let document = city(id, step % 2 == 0 ? "Town \(id) v\(step)" : "Village \(id)", rank: Double(step % 9))
+                index.apply([(id: id, document: document)])
+                expected[id] = document
+            }
+            let fresh = SearchIndex(documents: Array(expected.values))
+            #expect(index.count == expected.count, "step \(step)")
+            for text in ["town", "vill", "t", "v", "town 1"] {
+                let query = SearchQuery(text, limit: 100)
+                let (found, wanted) = (index.search(query), fresh.search(query))
+                #expect(found.total == wanted.total, "step \(step), \(text)")
+                #expect(Set(found.hits.map(\.document.id)) == Set(wanted.hits.map(\.document.id)), "step \(step), \(text)")
+                #expect(found.hits.map(\.document.rank) == wanted.hits.map(\.document.rank), "step \(step), \(text): rank order")
+            }
+            #expect(index.document(id: id) == expected[id])
+        }
+    }
+
     @Test func matchesTellsWhichQueriesAChangeAffects() {
         let document = city("1", "Amsterdam")
         #expect(SearchQuery("amst").matches(document))

@@ -3,15 +3,24 @@ import Base
 /// A thread-safe, in-memory search index over `Document`s.
 ///
 /// Reads work on an immutable snapshot taken under a very short lock, so a query never waits for
-/// a write to finish. A write builds the next snapshot (the base index is shared; only the small
-/// set of documents changed since the last compaction is re-indexed) and swaps it in; writes are
-/// serialized. When the changes exceed `Configuration.maxPendingChanges`, the writer rebuilds the
-/// base from all documents (readers keep using the old snapshot meanwhile).
+/// a write to finish. A write builds the next snapshot and swaps it in; writes are serialized.
+/// The snapshot has three layers (`Snapshot`): a write re-indexes only the small delta of the
+/// latest changes; past `Configuration.maxPendingChanges` of them, the delta joins the middle
+/// layer (one rebuild of the middle); and past `maxMiddleDocuments` there (or
+/// `maxBaseTombstones` base documents hidden), the writer rebuilds the base from all documents
+/// (readers keep using the old snapshot meanwhile). So a steady stream of writes costs a small
+/// share of a base rebuild each, not a rebuild every thousand changes.
 public final class SearchIndex: Sendable {
     /// Tuning; the defaults suit the 235,000-city set.
     public struct Configuration: Sendable, Hashable {
-        /// Changed documents kept outside the base index before a write rebuilds it. Default 1,024.
-        public var maxPendingChanges: Int = 1_024
+        /// Changed documents kept in the delta (re-indexed by every write) before they join the
+        /// middle layer. Default 128.
+        public var maxPendingChanges: Int = 128
+        /// Documents in the middle layer before the base is rebuilt with them. Default 8,192.
+        public var maxMiddleDocuments: Int = 8_192
+        /// Base documents hidden (replaced or deleted) before the base is rebuilt: a precomputed
+        /// prefix's answer counts the hidden ones it held on every query. Default 2,048.
+        public var maxBaseTombstones: Int = 2_048
         /// Prefixes of up to this many UTF-16 units (at most 4) get precomputed answers. Default 4.
         public var precomputedPrefixLength: Int = 4
         /// ... when their terms have at least this many postings. Default 1,000.
@@ -59,7 +68,7 @@ public final class SearchIndex: Sendable {
     /// Adds `document` or replaces the one with its id; visible to the next query.
     /// Callers should `validate()` it first.
     public func upsert(_ document: Document) {
-        write { $0.upserting(document) }
+        write { $0.applying([(id: document.id, document: document)]) }
     }
 
     /// Makes `changes` in order as one write (a document upserts its id, nil deletes it): the next
@@ -75,9 +84,8 @@ public final class SearchIndex: Sendable {
     public func delete(id: String) -> Document? {
         var removed: Document?
         write { snapshot in
-            guard let (next, document) = snapshot.deleting(id: id) else { return nil }
-            removed = document
-            return next
+            removed = snapshot.document(id: id)
+            return removed == nil ? nil : snapshot.applying([(id: id, document: nil)])
         }
         return removed
     }
@@ -85,9 +93,11 @@ public final class SearchIndex: Sendable {
     private func write(_ change: (Snapshot) -> Snapshot?) {
         writer.withLock { _ in
             guard var next = change(snapshot) else { return }
-            if next.pending.count + next.tombstoneList.count > configuration.maxPendingChanges {
-                next = Snapshot(
-                    documents: next.allDocuments, policy: configuration.heavyPolicy, ranking: next.base.ranking, version: next.version)
+            if next.pending.count > configuration.maxPendingChanges { next = next.mergingDelta() }
+            if next.middle.core.count > configuration.maxMiddleDocuments
+                || next.base.tombstoneList.count > configuration.maxBaseTombstones
+            {
+                next = Snapshot(documents: next.allDocuments, policy: configuration.heavyPolicy, ranking: next.ranking, version: next.version)
             }
             let swapped = next
             current.withLock { $0 = swapped }
@@ -109,23 +119,29 @@ public final class SearchIndex: Sendable {
         guard !parsed.words.isEmpty else { return SearchResult(query: text, total: 0, hits: []) }
         let need = parsed.offset + parsed.limit
         let (ranked, total, earlyTypos) = scratches.withScratch { scratch in
-            let base = snapshot.base.search(
-                parsed.words,
-                filter: snapshot.base.filter(for: parsed, tombstones: snapshot.tombstones, tombstoneList: snapshot.tombstoneList),
-                need: need, scratch: scratch)
-            guard snapshot.delta.count > 0 else {
-                return (base.keys.map { (key: $0, core: snapshot.base) }, base.total, base.earlyTypos)
+            let base = snapshot.base.core.search(parsed.words, filter: snapshot.base.filter(for: parsed), need: need, scratch: scratch)
+            guard snapshot.middle.liveCount > 0 || snapshot.delta.count > 0 else {
+                return (base.keys.map { (key: $0, core: snapshot.base.core) }, base.total, base.earlyTypos)
             }
-            let delta = snapshot.delta.search(parsed.words, filter: snapshot.delta.filter(for: parsed), need: need, scratch: scratch)
-            var merged = base.keys.map { (key: $0, core: snapshot.base) } + delta.keys.map { (key: $0, core: snapshot.delta) }
+            // The layers' hits merged by tier, then rank; equal ones keep the older layer's first.
+            var merged = base.keys.map { (key: $0, core: snapshot.base.core, layer: 0) }
+            var total = base.total, earlyTypos = base.earlyTypos
+            for (layer, core, filter) in [
+                (1, snapshot.middle.core, snapshot.middle.filter(for: parsed)), (2, snapshot.delta, snapshot.delta.filter(for: parsed)),
+            ] where core.count > 0 {
+                let hits = core.search(parsed.words, filter: filter, need: need, scratch: scratch)
+                merged += hits.keys.map { (key: $0, core: core, layer: layer) }
+                total += hits.total
+                earlyTypos = earlyTypos || hits.earlyTypos
+            }
             merged.sort { a, b in
                 let (x, y) = (RankKey.tier(a.key), RankKey.tier(b.key))
                 if x != y { return x < y }
                 let (r, s) = (a.core.ranks[RankKey.document(a.key)], b.core.ranks[RankKey.document(b.key)])
                 if r != s { return r > s }
-                return a.core === b.core ? a.key < b.key : a.core === snapshot.base
+                return a.layer == b.layer ? a.key < b.key : a.layer < b.layer
             }
-            return (Array(merged.prefix(need)), base.total + delta.total, base.earlyTypos || delta.earlyTypos)
+            return (merged.prefix(need).map { (key: $0.key, core: $0.core) }, total, earlyTypos)
         }
         var buffer = TokenBuffer()
         buffer.reserve(units: 64)

@@ -50,6 +50,15 @@ public enum CitiesCollection {
 
     /// A collection index of `cities`.
     public static func index(_ cities: [Document]) -> CollectionIndex {
-        CollectionIndex(schema: schema, documents: cities.map(document))
+        CollectionIndex(schema: schema, documents: cities.map(document), configuration: configuration)
     }
+
+    /// The cities take one write at a time (a `PUT` each), not an import's batches: each write
+    /// re-indexes the recent segment, so it is kept as small as `SearchIndex`'s delta (128
+    /// documents, `SearchIndex.Configuration.maxPendingChanges`) instead of 1,024.
+    public static let configuration: CollectionIndex.Configuration = {
+        var configuration = CollectionIndex.Configuration()
+        configuration.recentSegmentDocuments = 128
+        return configuration
+    }()
 }
