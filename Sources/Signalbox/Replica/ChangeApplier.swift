@@ -62,6 +62,14 @@ final class ChangeApplier: Sendable {
     private struct State {
         var applied: Int64
         var pending: [Int64: Change] = [:]
+        /// A drain is queued and has not yet taken the pending changes: changes offered
+        /// meanwhile wait for it rather than queue one drain each, so the changes of many
+        /// writers that arrive while one run is applied go together into the next (one index write).
+        var drainQueued = false
+        /// The latest change applied in full (searchable and published): ``applied``'s value.
+        var served: Int64
+        /// Writes waiting for their change to be served, by sequence number (``apply(_:waitingAtMost:)``).
+        var waiters: [Int64: [AppliedWaiter]] = [:]
         /// The newest changes applied, oldest first, for ``HistoryCheck`` after a failover.
         var recent: Deque<HistoryCheck.Applied> = []
     }
@@ -94,7 +102,7 @@ final class ChangeApplier: Sendable {
         self.collections = collections
         self.feed = feed
         self.metrics = metrics
-        state = Locked(State(applied: applied))
+        state = Locked(State(applied: applied, served: applied))
         self.applied = BehaviorRelay(value: applied)
     }
 
@@ -106,14 +114,14 @@ final class ChangeApplier: Sendable {
     /// Queues `changes` and applies every one that is next in order.
     func offer(_ changes: [Change]) {
         guard !changes.isEmpty else { return }
-        queue.async { [self] in
-            let waiting = state.withLock { state in
-                for change in changes where change.sequence > state.applied { state.pending[change.sequence] = change }
-                return !state.pending.isEmpty
-            }
-            guard waiting else { return }
-            drain()
+        let queueDrain = state.withLock { state in
+            for change in changes where change.sequence > state.applied { state.pending[change.sequence] = change }
+            guard !state.pending.isEmpty, !state.drainQueued else { return false }
+            state.drainQueued = true
+            return true
         }
+        guard queueDrain else { return }
+        queue.async { [self] in drain() }
     }
 
     /// Jumps to `head` with the latest version of each document changed since the applied
@@ -130,7 +138,7 @@ final class ChangeApplier: Sendable {
                 state.pending = state.pending.filter { $0.key > head }
             }
             feed.restart(at: head, history: recentChanges.filter { !$0.isKey }.map(Self.event))
-            applied.accept(head)
+            serve(head)
             drain()
         }
     }
@@ -155,7 +163,7 @@ final class ChangeApplier: Sendable {
                     while let last = state.recent.last, last.sequence > sequence { state.recent.removeLast() }
                 }
                 feed.restart(at: sequence, history: history.map(Self.event))
-                applied.accept(sequence)
+                serve(sequence)
                 done.resume()
             }
         }
@@ -167,13 +175,41 @@ final class ChangeApplier: Sendable {
     /// Returns whether it was applied in time.
     @discardableResult
     func apply(_ change: Change, waitingAtMost limit: RxTimeInterval) async -> Bool {
-        offer([change])
-        do {
-            try await applied(atLeast: change.sequence, within: limit).value
-            return true
-        } catch {
-            return false
+        // A waiter resumed by the drain that serves the change (or by its timer): not an Rx
+        // subscription to ``applied`` per write, which every served run would visit, each write's.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let waiter = AppliedWaiter(continuation)
+            let served = state.withLock { state in
+                guard state.served < change.sequence else { return true }
+                state.waiters[change.sequence, default: []].append(waiter)
+                return false
+            }
+            if served {
+                waiter.finish(true)
+                return
+            }
+            offer([change])
+            Self.timerQueue.asyncAfter(deadline: .now() + limit) { waiter.finish(false) }
         }
+    }
+
+    private static let timerQueue = DispatchQueue(label: "signalbox.apply.timers")
+
+    /// Records that every change through `sequence` is served: ``applied`` takes it, and the
+    /// writes waiting for one of them are answered.
+    private func serve(_ sequence: Int64) {
+        let ready = state.withLock { state -> [AppliedWaiter] in
+            state.served = sequence
+            guard !state.waiters.isEmpty else { return [] }
+            var ready: [AppliedWaiter] = []
+            for (waited, waiters) in state.waiters where waited <= sequence {
+                ready += waiters
+                state.waiters[waited] = nil
+            }
+            return ready
+        }
+        applied.accept(sequence)
+        for waiter in ready { waiter.finish(true) }
     }
 
     /// Completes once this replica has applied `sequence`; fails with ``NotAppliedInTime`` after `limit`.
@@ -193,6 +229,7 @@ final class ChangeApplier: Sendable {
     private func drain() {
         while true {
             let run = state.withLock { state -> [Change] in
+                state.drainQueued = false
                 var run: [Change] = []
                 while let change = state.pending.removeValue(forKey: state.applied + 1) {
                     state.applied = change.sequence
@@ -202,7 +239,7 @@ final class ChangeApplier: Sendable {
             }
             guard let last = run.last else { break }
             apply(run, publish: true)
-            applied.accept(last.sequence)
+            serve(last.sequence)
         }
         if state.withLock({ !$0.pending.isEmpty }) { gapHandler.withLock { $0 }?() }
     }
@@ -322,6 +359,19 @@ final class ChangeApplier: Sendable {
             if publish { feed.publish(event) }
         }
         metrics.documentCount(index.count)
+    }
+}
+
+/// A write waiting for its change to be served; resumed once, by whichever comes first.
+private final class AppliedWaiter: Sendable {
+    private let continuation: Locked<CheckedContinuation<Bool, Never>?>
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation = Locked(continuation)
+    }
+
+    func finish(_ served: Bool) {
+        continuation.withLock { taken in defer { taken = nil }; return taken }?.resume(returning: served)
     }
 }
 
