@@ -95,7 +95,7 @@ final class PostgresFollower: Sendable {
                 cursor = missed.head
                 continue
             }
-            applier.offer(try changes.map(ChangeApplier.Change.init))
+            applier.offer(try applier.unseen(changes).map(ChangeApplier.Change.init))
             cursor = changes.last?.sequence ?? cursor
             if changes.count < batch && cursor >= head { return }
         }

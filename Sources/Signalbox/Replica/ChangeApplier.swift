@@ -124,6 +124,12 @@ final class ChangeApplier: Sendable {
         queue.async { [self] in drain() }
     }
 
+    /// The changes of `changes` this replica has neither applied nor been offered: the follower
+    /// decodes only those (a replica's own writes come back in the log it reads).
+    func unseen(_ changes: [StoredChange]) -> [StoredChange] {
+        state.withLock { state in changes.filter { $0.sequence > state.applied && state.pending[$0.sequence] == nil } }
+    }
+
     /// Jumps to `head` with the latest version of each document changed since the applied
     /// one, for a replica whose missed changes are no longer all in the log: no events for
     /// them, so ``ChangeFeed`` resets its clients; the log's newest changes (`recentChanges`,
