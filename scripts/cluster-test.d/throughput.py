@@ -90,6 +90,13 @@ def cross_replica_latency(replicas):
     return answered, arrived
 
 
+def commit_groups(servers):
+    """(commit groups, upserts they carried, CPU seconds) summed over `servers` (GroupCommit's counters)."""
+    return (sum(server.metric("signalbox_commit_groups_total") or 0 for server in servers),
+            sum(server.metric("signalbox_commit_group_writes_total") or 0 for server in servers),
+            sum(server.cpu_seconds() for server in servers))
+
+
 def run(binary, work, pg):
     """Rounds alternate between the 3-replica cluster, single-node SQLite and the 5-replica cluster."""
     report.section(f"-- write figures: {WRITERS} writers, {ROUNDS} alternating rounds of {ROUND_SECONDS} s "
@@ -110,6 +117,8 @@ def run(binary, work, pg):
                        f"one at a time): p50 {percentile(arrived, 50):.2f} ms, p99 {percentile(arrived, 99):.2f} ms; "
                        f"the PUT's 204 p50 {percentile(answered, 50):.2f} ms, p99 {percentile(answered, 99):.2f} ms "
                        f"(load average {load_average()})")
+        groups = {"3 replicas": clusters[3], "5 replicas": clusters[5], "SQLite": [sqlite]}
+        before = {name: commit_groups(servers) for name, servers in groups.items()}
         for round_number in range(ROUNDS):
             for n, replicas in clusters.items():
                 rates[f"{n} replicas"].append(wrk_writes(replicas, ROUND_SECONDS, f"r{round_number}-c{n}"))
@@ -120,6 +129,12 @@ def run(binary, work, pg):
             report.say(f"writes/s, {WRITERS} writers: cluster of {name} {rate:,.0f} (rounds {[round(r) for r in rates[name]]}), "
                        f"single-node SQLite {sqlite_rate:,.0f} (rounds {[round(r) for r in rates['SQLite']]}): "
                        f"{rate / sqlite_rate:.2f}× (load average {load_average()})")
+        for name, servers in groups.items():
+            (groups_before, writes_before, cpu_before), (groups_after, writes_after, cpu_after) = before[name], commit_groups(servers)
+            committed = writes_after - writes_before
+            report.say(f"   {name}: {committed:,.0f} upserts in {groups_after - groups_before:,.0f} commit groups "
+                       f"({committed / max(groups_after - groups_before, 1):.1f} a group); server CPU "
+                       f"{(cpu_after - cpu_before) * 1e6 / max(committed, 1):,.0f} µs per write (all its servers)")
     finally:
         sqlite.stop(timeout=15)
         for replicas in clusters.values():

@@ -35,9 +35,10 @@ final class GroupCommit<Item: Sendable>: Sendable {
     private let state = Locked(State())
     private let maxBatch: Int
     /// Groups committed and the writes they carried: writes per group is the one divided by the
-    /// other (`/metrics`), how much the grouping saves under the load of the moment.
-    private let groups = Counter(label: "signalbox_commit_groups_total")
-    private let grouped = Counter(label: "signalbox_commit_group_writes_total")
+    /// other (`/metrics`), how much the grouping saves under the load of the moment. Looked up per
+    /// group, not kept: a store is opened before the metrics system is bootstrapped.
+    private static var groups: Counter { Counter(label: "signalbox_commit_groups_total") }
+    private static var grouped: Counter { Counter(label: "signalbox_commit_group_writes_total") }
     /// Commits the items in order; returns the sequence number the first one got (the rest follow it).
     private let commit: @Sendable ([Item]) async throws -> Int64
 
@@ -84,8 +85,8 @@ final class GroupCommit<Item: Sendable>: Sendable {
             guard !batch.isEmpty else { return }
             do {
                 let first = try await commit(batch.map(\.item))
-                groups.increment()
-                grouped.increment(by: batch.count)
+                Self.groups.increment()
+                Self.grouped.increment(by: batch.count)
                 for (offset, waiter) in batch.enumerated() { waiter.finish(.success(first + Int64(offset))) }
             } catch {
                 for waiter in batch { waiter.finish(.failure(error)) }
