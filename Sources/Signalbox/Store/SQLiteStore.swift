@@ -1,3 +1,4 @@
+import Base
 import Dispatch
 import Foundation
 import GRDB
@@ -23,6 +24,10 @@ final class SQLiteStore: DocumentStore {
     private let history: Int64
     /// Upserts that arrive while one group commits go together in the next.
     private let upserts: GroupCommit<StoreWrite>
+    /// The database as the group commits reach it, let go at `deinit`: a group's task may outlive
+    /// the store by a moment, and the file stays locked while a connection is open (a store
+    /// reopened at once found it locked).
+    private let open: Locked<DatabaseQueue?>
 
     /// Opens (and creates if needed) the store at `path`; a file that cannot be used (or a
     /// directory that does not exist) is a ``StoreStartError``. The change log keeps the
@@ -43,11 +48,22 @@ final class SQLiteStore: DocumentStore {
         } catch {
             throw SQLiteStoreChecks.startError(error, path: path)
         }
-        upserts = GroupCommit(maxBatch: Self.maxGroup) { [database, writer] writes in
+        let open = Locked<DatabaseQueue?>(database)
+        self.open = open
+        upserts = GroupCommit(maxBatch: Self.maxGroup) { [open, writer = self.writer] writes in
             try await withCheckedThrowingContinuation { continuation in
-                writer.async { continuation.resume(with: Result { try Self.write(writes, to: database, history: history) }) }
+                writer.async {
+                    continuation.resume(with: Result {
+                        guard let database = open.withLock({ $0 }) else { throw StoreError.unavailable(detail: "the store is closed") }
+                        return try Self.write(writes, to: database, history: history)
+                    })
+                }
             }
         }
+    }
+
+    deinit {
+        open.withLock { $0 = nil }
     }
 
     func snapshot() async throws -> StoreSnapshot {
