@@ -65,7 +65,8 @@ def put(n):
 
 
 def control(*arguments):
-    subprocess.run(["callgrind_control", *arguments, str(server.pid)], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["callgrind_control", *arguments, str(server.pid)], check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
 
 
 for n in range(warm):
