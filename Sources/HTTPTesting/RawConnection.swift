@@ -220,6 +220,15 @@ public final class RawConnection: @unchecked Sendable {
         return text
     }
 
+    /// The next event-stream block that is not only comments (heartbeats come every 15 s by
+    /// default, so a slow run can see one anywhere); nil once the stream has ended.
+    public func readEventBlockPastComments() async throws(TestClientError) -> String? {
+        while let block = try await readEventBlock() {
+            if !block.split(separator: "\n").allSatisfy({ $0.hasPrefix(":") }) { return block }
+        }
+        return nil
+    }
+
     /// Reads more bytes; false at the end of the stream.
     private func fill() async throws(TestClientError) -> Bool {
         let descriptor = descriptor

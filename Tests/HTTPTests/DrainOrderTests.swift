@@ -54,7 +54,7 @@ struct DrainOrderTests {
 
             // Step 3: only now does the stream end, with its last chunk.
             await closingStreams.wait()
-            #expect(try await Self.chunkPastHeartbeats(stream) == nil)
+            #expect(try await stream.readEventBlockPastComments() == nil)
             await shutdown.value
             #expect(server.openConnections == 0)
         }
@@ -75,16 +75,7 @@ struct DrainOrderTests {
             _ = try await stream.readHead()
             await subscribed.wait()
             try await client.liveServer.shutdown(gracePeriod: .seconds(1))
-            #expect(try await Self.chunkPastHeartbeats(stream) == nil)
+            #expect(try await stream.readEventBlockPastComments() == nil)
         }
-    }
-
-    /// The stream's next chunk that is not a heartbeat comment, nil at its end: on a slow run
-    /// (the whole package's tests at once on two cores) a heartbeat can come before the end.
-    private static func chunkPastHeartbeats(_ stream: RawConnection) async throws -> [UInt8]? {
-        while let chunk = try await stream.readChunk() {
-            if chunk != ServerSentEvent.comment("heartbeat") { return chunk }
-        }
-        return nil
     }
 }
