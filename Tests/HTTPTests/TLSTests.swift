@@ -258,7 +258,7 @@ struct TLSTests {
         }
     }
 
-    @Test func startRefusesUnusableCertificatesWithAClearMessage() throws {
+    @Test func startRefusesUnusableCertificatesWithAClearMessage() async throws {
         let pki = try TestPKI()
         let pair = try await pki.issue("server")
         let other = try await pki.issue("other")
