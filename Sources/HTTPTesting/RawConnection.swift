@@ -14,8 +14,8 @@ import Darwin
 /// itself opens one with ``TestClient/connect(receiveTimeout:)``.
 ///
 /// The blocking socket calls run on a queue of the connection's own, so a waiting test holds
-/// no thread of Swift's cooperative pool, and each has a timeout (`receiveTimeout`), so a
-/// server that stops answering fails the test instead of hanging it.
+/// no thread of Swift's cooperative pool, and each has a timeout (`receiveTimeout`, times
+/// ``TestTime/scale``), so a server that stops answering fails the test instead of hanging it.
 public final class RawConnection: @unchecked Sendable {
     // @unchecked: a connection belongs to one task at a time, which reads and writes in turn;
     // only `disconnect()` may come from another (a cancelled request), and it touches no state.
@@ -39,8 +39,10 @@ public final class RawConnection: @unchecked Sendable {
     public init(port: Int, receiveTimeout: Duration = RawConnection.defaultReceiveTimeout) throws(TestClientError) {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestClientError("socket failed: errno \(errno)") }
-        let seconds = receiveTimeout.components.seconds
-        let microseconds = receiveTimeout.components.attoseconds / 1_000_000_000_000
+        // Scaled: a slow (sanitized) run waits longer for the server, as it runs slower too.
+        let limit = TestTime.scaled(receiveTimeout)
+        let seconds = limit.components.seconds
+        let microseconds = limit.components.attoseconds / 1_000_000_000_000
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int(microseconds))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

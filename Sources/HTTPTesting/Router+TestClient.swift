@@ -35,6 +35,7 @@ extension Router {
 }
 
 extension TestClient {
-    /// How long a live server's requests in flight get to finish when the test is over.
-    public static let shutdownGracePeriod: Duration = .seconds(1)
+    /// How long a live server's requests in flight get to finish when the test is over
+    /// (1 s times ``TestTime/scale``).
+    public static let shutdownGracePeriod: Duration = TestTime.scaled(.seconds(1))
 }

@@ -25,9 +25,11 @@ public struct TestTransport: Sendable, CustomStringConvertible {
     /// A live server with `configuration` (timeouts, limits, TLS, workers...). Its port is
     /// replaced by 0 (the kernel picks a free one); a host of `0.0.0.0` (the default) by
     /// 127.0.0.1. With TLS, the client trusts the server's own certificate chain file.
-    /// `logger` is the server's (by default one that logs errors only).
+    /// `logger` is the server's (by default one that logs errors only). The timeouts left at
+    /// their defaults grow by ``TestTime/scale`` (see `ServerSettings.scalingDefaultTimeouts`).
     public static func live(_ configuration: ServerConfiguration = ServerConfiguration(workerCount: 2), logger: Logger? = nil) -> TestTransport {
         var configuration = configuration
+        configuration.settings = configuration.settings.scalingDefaultTimeouts()
         configuration.port = 0
         if configuration.host == "0.0.0.0" { configuration.host = "127.0.0.1" }
         var quiet = Logger(label: "signalbox.http-testing")

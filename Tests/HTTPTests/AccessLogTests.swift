@@ -40,7 +40,7 @@ struct AccessLogTests {
             try await connection.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Request-ID: log-1\r\n\r\nGET /missing HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await connection.readResponse().status == 200)
             #expect(try await connection.readResponse().status == 404)
-            try await client.liveServer.shutdown(gracePeriod: .seconds(1))
+            try await client.liveServer.shutdown(gracePeriod: TestTime.scaled(.seconds(1)))
         }
 
         let lines = handler.records.withLock { $0 }.filter { $0.message == "request" }

@@ -5,7 +5,7 @@ import HTTPTypes
 import Testing
 
 /// Persistent connections, pipelining and framing over real sockets.
-@Suite("Connections", .timeLimit(.minutes(1)))
+@Suite("Connections", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct ConnectionTests {
     static func router() -> Router {
         let router = Router()

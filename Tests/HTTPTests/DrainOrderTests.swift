@@ -18,7 +18,7 @@ struct DrainOrderTests {
         let events = PublishRelay<EncodedEvent>()
         let router = Router()
         router.get("/work") { _ -> Single<String> in
-            release.take(1).map { "done" }.asSingle().do(onSubscribe: { workStarted.open() })
+            release.take(1).do(onSubscribed: { workStarted.open() }).map { "done" }.asSingle()
         }
         router.get("/events") { _ -> Signal<EncodedEvent> in
             events.asObservable().do(onSubscribed: { streamSubscribed.open() }).asSignal(onErrorSignalWith: .empty())
@@ -40,7 +40,7 @@ struct DrainOrderTests {
             try await busy.send("GET /work HTTP/1.1\r\nHost: x\r\n\r\n")
             await workStarted.wait()
 
-            let shutdown = Task { await server.shutdown(gracePeriod: .seconds(30)) }
+            let shutdown = Task { await server.shutdown(gracePeriod: TestTime.scaled(.seconds(30))) }
             await draining.wait()
 
             // Step 2: while a request is in flight, the stream stays open and keeps delivering.
@@ -74,7 +74,7 @@ struct DrainOrderTests {
             try await stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
             _ = try await stream.readHead()
             await subscribed.wait()
-            try await client.liveServer.shutdown(gracePeriod: .seconds(1))
+            try await client.liveServer.shutdown(gracePeriod: TestTime.scaled(.seconds(1)))
             #expect(try await stream.readEventBlockPastComments() == nil)
         }
     }

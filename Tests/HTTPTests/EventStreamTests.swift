@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// Server-sent events over real sockets: framing, heartbeats, slow clients, shutdown.
-@Suite("Event streams", .timeLimit(.minutes(1)))
+@Suite("Event streams", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct EventStreamTests {
     @Test func eventEncoding() {
         let event = ServerSentEvent(id: "7", event: "update", data: "line 1\nline 2\r\nline 3", retry: 1500)
@@ -90,7 +90,7 @@ struct EventStreamTests {
         let events = PublishRelay<ServerSentEvent>()
         let router = Router()
         router.get("/events") { _ -> Signal<ServerSentEvent> in
-            events.asSignal().do(onSubscribe: { subscribed.open() })
+            events.asObservable().do(onSubscribed: { subscribed.open() }).asSignal(onErrorSignalWith: .empty())
         }
         try await router.withTestClient(.live(settings: ServerSettings(heartbeatInterval: .milliseconds(50)))) { client in
             let connection = try client.connect()
@@ -117,10 +117,10 @@ struct EventStreamTests {
         let router = Router()
         router.get("/events") { request -> Signal<ServerSentEvent> in
             let isSlow = request.query["who"] == "slow"
-            return events.asSignal().do(
-                onSubscribe: { if subscriptions.add(1, ordering: .relaxed).newValue == 2 { bothSubscribed.open() } },
+            return events.asObservable().do(
+                onSubscribed: { if subscriptions.add(1, ordering: .relaxed).newValue == 2 { bothSubscribed.open() } },
                 onDispose: { if isSlow { slowDisposed.open() } }
-            )
+            ).asSignal(onErrorSignalWith: .empty())
         }
         let transport = TestTransport.live(settings: ServerSettings(maxQueuedEventBytes: 32 * 1024), socketSendBufferSize: 16 * 1024)
         try await router.withTestClient(transport) { client in
@@ -157,14 +157,14 @@ struct EventStreamTests {
         let events = PublishRelay<ServerSentEvent>()
         let router = Router()
         router.get("/events") { _ -> Signal<ServerSentEvent> in
-            events.asSignal().do(onSubscribe: { subscribed.open() }, onDispose: { disposed.open() })
+            events.asObservable().do(onSubscribed: { subscribed.open() }, onDispose: { disposed.open() }).asSignal(onErrorSignalWith: .empty())
         }
         try await router.withTestClient(.live) { client in
             let connection = try client.connect()
             try await connection.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
             _ = try await connection.readHead()
             await subscribed.wait()
-            try await client.liveServer.shutdown(gracePeriod: .seconds(5))
+            try await client.liveServer.shutdown(gracePeriod: TestTime.scaled(.seconds(5)))
             #expect(try await connection.readEventBlockPastComments() == nil)  // the last chunk: a clean end
             #expect(try await connection.isClosedByServer())
             #expect(disposed.isOpen)

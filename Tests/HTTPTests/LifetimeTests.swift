@@ -33,7 +33,7 @@ struct LifetimeTests {
         #expect(try await client.readResponse().text == "ok")
         // The exchange left the connection before its bytes were written.
         #expect(responder.lastSink == nil)
-        await server.shutdown(gracePeriod: .seconds(1))
+        await server.shutdown(gracePeriod: TestTime.scaled(.seconds(1)))
     }
 
     /// A server dropped without `shutdown()` is freed, closes its port and its connections, and

@@ -1,5 +1,6 @@
 import Dispatch
 @testable import HTTP
+import HTTPTesting
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,7 +12,7 @@ import Testing
 
 /// The worker's poller on its own, over a socket pair: edge-triggered readiness reaches the
 /// given queue, a reset peer is reported, and an unwatched socket is not.
-@Suite("Poller", .timeLimit(.minutes(1)))
+@Suite("Poller", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct PollerTests {
     private final class Watch: Sendable {
         let stream: AsyncStream<Readiness>

@@ -3,7 +3,7 @@ import HTTPTesting
 import Testing
 
 /// Clients that send part of a request and then reset (RST) the connection.
-@Suite("Reset connections", .timeLimit(.minutes(1)))
+@Suite("Reset connections", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct ResetTests {
     /// The reset often arrives together with the bytes before it, and readiness announces that
     /// once (edge-triggered), so a connection that stopped reading after its short read held its

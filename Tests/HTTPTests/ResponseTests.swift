@@ -7,7 +7,7 @@ import Testing
 
 /// Response encoding over real sockets (gzip, HEAD, request IDs, curl), and problem bodies and
 /// routing errors over both transports.
-@Suite("Responses", .timeLimit(.minutes(1)))
+@Suite("Responses", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct ResponseTests {
     static let big = String(repeating: "signalbox ", count: 500)
 
@@ -124,15 +124,8 @@ struct ResponseTests {
         let router = Router()
         router.get("/who") { request in request.remoteAddress }
         try await router.withTestClient(.live(host: "::")) { client in
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = ["-s", "-g", "http://[::1]:\(try #require(client.port))/who"]
-            let output = Pipe()
-            curl.standardOutput = output
-            try curl.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            curl.waitUntilExit()
-            #expect(String(decoding: data, as: UTF8.self) == "::1")
+            let curl = await ChildProcess.run("/usr/bin/curl", ["-s", "-g", "http://[::1]:\(try #require(client.port))/who"])
+            #expect(curl.output == "::1")
 
             #expect(try await client.execute(.get, "/who").text == "::ffff:127.0.0.1")
         }
@@ -140,16 +133,9 @@ struct ResponseTests {
 
     @Test func curlIsServed() async throws {
         try await Self.router().withTestClient(.live) { client in
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = ["-s", "--compressed", "-D", "-", "http://127.0.0.1:\(try #require(client.port))/big"]
-            let output = Pipe()
-            curl.standardOutput = output
-            try curl.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            curl.waitUntilExit()
-            let text = String(decoding: data, as: UTF8.self)
-            #expect(curl.terminationStatus == 0)
+            let curl = await ChildProcess.run("/usr/bin/curl", ["-s", "--compressed", "-D", "-", "http://127.0.0.1:\(try #require(client.port))/big"])
+            let text = curl.output
+            #expect(curl.status == 0)
             #expect(text.hasPrefix("HTTP/1.1 200 OK"))
             #expect(text.lowercased().contains("content-encoding: gzip"))
             #expect(text.hasSuffix(Self.big))

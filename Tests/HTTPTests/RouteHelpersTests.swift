@@ -40,7 +40,7 @@ import Testing
         #expect(throws: HTTPError.self) { try bearer.key(of: request([:]), among: keys) }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: TestTransport.all)
+    @Test(.timeLimit(.minutes(TestTime.scaled(minutes: 1))), arguments: TestTransport.all)
     func aGroupRunsItsChecksOutsideInBeforeTheHandler(over transport: TestTransport) async throws {
         let router = Router()
         let order = Locked<[String]>([])

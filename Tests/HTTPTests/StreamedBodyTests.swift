@@ -5,7 +5,7 @@ import Rx
 import Testing
 
 /// Bodies handed to their handler as they arrive (`LargerBody.streamed`), over real sockets.
-@Suite("Streamed request bodies", .timeLimit(.minutes(1)))
+@Suite("Streamed request bodies", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct StreamedBodyTests {
     /// A server whose `POST /stream...` bodies are streamed with at most `buffered` bytes waiting.
     static func configuration(buffered: Int) -> ServerConfiguration {

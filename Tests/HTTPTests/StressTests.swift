@@ -6,7 +6,7 @@ import Testing
 
 /// Many clients at once, handlers finishing on other threads, clients that
 /// vanish mid-request: meant to be run under `--sanitize=thread` too.
-@Suite("Stress", .timeLimit(.minutes(1)))
+@Suite("Stress", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct StressTests {
     @Test func concurrentClientsWithOffThreadHandlersAndDisconnects() async throws {
         let scheduler = ConcurrentDispatchQueueScheduler(queue: DispatchQueue(label: "stress.handlers", attributes: .concurrent))
@@ -38,7 +38,7 @@ struct StressTests {
             }
             #expect(failures == 0)
             let server = try client.liveServer
-            await server.shutdown(gracePeriod: .seconds(2))
+            await server.shutdown(gracePeriod: TestTime.scaled(.seconds(2)))
             #expect(server.openConnections == 0)
         }
     }

@@ -12,7 +12,7 @@ import Rx
 import Testing
 
 /// HTTPS over real sockets, with certificates made at test time by `openssl req`.
-@Suite("TLS", .timeLimit(.minutes(1)))
+@Suite("TLS", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct TLSTests {
     static func router(events: PublishRelay<ServerSentEvent>? = nil, subscribed: Latch? = nil) -> Router {
         let router = Router()
@@ -21,7 +21,7 @@ struct TLSTests {
         router.get("/big") { _ in Response(status: .ok, headerFields: [.contentType: "application/octet-stream"], body: Self.bigBody) }
         if let events {
             router.get("/events") { _ -> Signal<ServerSentEvent> in
-                events.asSignal().do(onSubscribe: { subscribed?.open() })
+                events.asObservable().do(onSubscribed: { subscribed?.open() }).asSignal(onErrorSignalWith: .empty())
             }
         }
         return router
@@ -29,20 +29,20 @@ struct TLSTests {
 
     static let bigBody = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
 
-    static func tls(_ pair: TestPKI.Pair, handshakeTimeout: Duration = .seconds(10), redirectPort: Int? = nil) -> TLSConfiguration {
+    static func tls(_ pair: TestPKI.Pair, handshakeTimeout: Duration = TestTime.scaled(.seconds(10)), redirectPort: Int? = nil) -> TLSConfiguration {
         TLSConfiguration(certificateChainFile: pair.certificate, privateKeyFile: pair.key, handshakeTimeout: handshakeTimeout, redirectPort: redirectPort)
     }
 
     @Test func curlAndTheLiveClientGetAnAnswerOverTLS() async throws {
         let pki = try TestPKI()
-        let pair = try pki.issue("server")
+        let pair = try await pki.issue("server")
         try await Self.router().withTestClient(.live(tls: Self.tls(pair))) { client in
             let port = try #require(client.port)
-            let result = try TestPKI.run("/usr/bin/curl", [
-                "-sS", "--max-time", "10", "--cacert", pair.certificate, "-w", "\n%{http_code} %{scheme} %{ssl_verify_result}",
+            let result = await ChildProcess.run("/usr/bin/curl", [
+                "-sS", "--max-time", "\(Int(TestTime.scaled(seconds: 10)))", "--cacert", pair.certificate, "-w", "\n%{http_code} %{scheme} %{ssl_verify_result}",
                 "https://localhost:\(port)/echo/tls", "--resolve", "localhost:\(port):127.0.0.1",
             ])
-            #expect(result.status == 0, "\(result.error)")
+            #expect(result.status == 0, "\(result.output)")
             #expect(result.output == "tls\n200 HTTPS 0")
             // The live transport trusts the server's own certificate.
             #expect(try await client.execute(.get, "/echo/tls").text == "tls")
@@ -51,7 +51,7 @@ struct TLSTests {
 
     @Test func negotiatesTLS13WithALPNAndKeepsTheConnectionAlive() async throws {
         let pki = try TestPKI()
-        let pair = try pki.issue("server")
+        let pair = try await pki.issue("server")
         try await Self.router().withTestClient(.live(tls: Self.tls(pair))) { client in
             let connection = try client.connect()
             try await connection.startTLS(caFile: pair.certificate)
@@ -68,7 +68,7 @@ struct TLSTests {
 
     @Test func tls12UsesAnECDHEAEADSuiteAndTLS11IsRefused() async throws {
         let pki = try TestPKI()
-        let pair = try pki.issue("server")
+        let pair = try await pki.issue("server")
         try await Self.router().withTestClient(.live(tls: Self.tls(pair))) { client in
             let tls12 = try client.connect()
             try await tls12.startTLS(caFile: pair.certificate, versions: .tls1_2 ... .tls1_2)
@@ -89,7 +89,7 @@ struct TLSTests {
     /// waits for the peer's record (WANT_READ) and goes out after the handshake.
     @Test func overTheConnectionLimitATLSClientGets503AfterItsHandshake() async throws {
         let pki = try TestPKI()
-        let pair = try pki.issue("server")
+        let pair = try await pki.issue("server")
         try await Self.router().withTestClient(.live(settings: ServerSettings(maxConnections: 1), tls: Self.tls(pair))) { client in
             let first = try client.connect()
             try await first.startTLS(caFile: pair.certificate)
@@ -105,7 +105,7 @@ struct TLSTests {
 
     @Test func plainHTTPOnTheTLSPortGetsAPlain400() async throws {
         let pki = try TestPKI()
-        try await Self.router().withTestClient(.live(tls: Self.tls(try pki.issue("server")))) { client in
+        try await Self.router().withTestClient(.live(tls: Self.tls(try await pki.issue("server")))) { client in
             let connection = try client.connect()
             try await connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             let text = String(decoding: try await connection.readToEnd(), as: UTF8.self)
@@ -119,7 +119,7 @@ struct TLSTests {
         let pki = try TestPKI()
         let transport = TestTransport.live(
             settings: ServerSettings(headerReadTimeout: .seconds(30)),
-            tls: Self.tls(try pki.issue("server"), handshakeTimeout: .milliseconds(200)))
+            tls: Self.tls(try await pki.issue("server"), handshakeTimeout: .milliseconds(200)))
         try await Self.router().withTestClient(transport) { client in
             // One sends nothing, one stops within its ClientHello's record header.
             let silent = try client.connect(receiveTimeout: .seconds(10))
@@ -132,7 +132,7 @@ struct TLSTests {
 
     @Test func aStalledHandshakeDoesNotHoldUpOtherClients() async throws {
         let pki = try TestPKI()
-        let pair = try pki.issue("server")
+        let pair = try await pki.issue("server")
         // One worker: every connection shares its queue.
         try await Self.router().withTestClient(.live(tls: Self.tls(pair), workerCount: 1)) { client in
             var stalled: [RawConnection] = []
@@ -154,7 +154,7 @@ struct TLSTests {
     /// A small send buffer makes the server's TLS writes wait for the socket (WANT_WRITE).
     @Test func aLargeResponseGoesOutThroughPartialWrites() async throws {
         let pki = try TestPKI()
-        let pair = try pki.issue("server")
+        let pair = try await pki.issue("server")
         try await Self.router().withTestClient(.live(socketSendBufferSize: 16 * 1024, tls: Self.tls(pair))) { client in
             let connection = try client.connect()
             try await connection.startTLS(caFile: pair.certificate)
@@ -169,7 +169,7 @@ struct TLSTests {
 
     @Test func eventStreamOverTLSWithHeartbeatAndCleanShutdown() async throws {
         let pki = try TestPKI()
-        let pair = try pki.issue("server")
+        let pair = try await pki.issue("server")
         let events = PublishRelay<ServerSentEvent>()
         let subscribed = Latch()
         let transport = TestTransport.live(settings: ServerSettings(heartbeatInterval: .milliseconds(50)), tls: Self.tls(pair))
@@ -185,7 +185,7 @@ struct TLSTests {
             #expect(try await EventStreamTests.readEvent(connection) == "id: 1\ndata: over tls\n\n")
             #expect(try await connection.readEventBlock() == ": heartbeat\n\n")
             // Shutdown ends the stream with its last chunk, then close_notify.
-            try await client.liveServer.shutdown(gracePeriod: .seconds(1))
+            try await client.liveServer.shutdown(gracePeriod: TestTime.scaled(.seconds(1)))
             while try await connection.readChunk() != nil {}
             #expect(try await connection.readToEnd().isEmpty)
             #expect(connection.receivedCloseNotify)
@@ -194,10 +194,10 @@ struct TLSTests {
 
     @Test func reloadServesTheNewCertificateAndKeepsAnOpenStream() async throws {
         let pki = try TestPKI()
-        let live = try pki.issue("live")
-        let next = try pki.issue("next")
-        let firstFingerprint = try pki.fingerprint(live.certificate)
-        let nextFingerprint = try pki.fingerprint(next.certificate)
+        let live = try await pki.issue("live")
+        let next = try await pki.issue("next")
+        let firstFingerprint = try await pki.fingerprint(live.certificate)
+        let nextFingerprint = try await pki.fingerprint(next.certificate)
         let events = PublishRelay<ServerSentEvent>()
         let subscribed = Latch()
         try await Self.router(events: events, subscribed: subscribed).withTestClient(.live(tls: Self.tls(live))) { client in
@@ -226,14 +226,14 @@ struct TLSTests {
 
     @Test func aBadReloadKeepsTheCurrentCertificate() async throws {
         let pki = try TestPKI()
-        let live = try pki.issue("live")
-        let other = try pki.issue("other")
-        let fingerprint = try pki.fingerprint(live.certificate)
+        let live = try await pki.issue("live")
+        let other = try await pki.issue("other")
+        let fingerprint = try await pki.fingerprint(live.certificate)
         let originalCertificate = pki.path("original.crt")
         try pki.copy(live.certificate, to: originalCertificate)
         try await Self.router().withTestClient(.live(tls: Self.tls(live))) { client in
             let server = try client.liveServer
-            let expired = try pki.expired("expired", key: live.key)
+            let expired = try await pki.expired("expired", key: live.key)
             let badFiles: [(certificate: String, key: String?)] = [
                 (other.certificate, nil),                       // key does not match
                 (expired, nil),                                 // expired
@@ -258,11 +258,11 @@ struct TLSTests {
         }
     }
 
-    @Test func startRefusesUnusableCertificatesWithAClearMessage() throws {
+    @Test func startRefusesUnusableCertificatesWithAClearMessage() async throws {
         let pki = try TestPKI()
-        let pair = try pki.issue("server")
-        let other = try pki.issue("other")
-        let expired = try pki.expired("expired", key: pair.key)
+        let pair = try await pki.issue("server")
+        let other = try await pki.issue("other")
+        let expired = try await pki.expired("expired", key: pair.key)
         let cases: [(TLSConfiguration, String)] = [
             (TLSConfiguration(certificateChainFile: pair.certificate, privateKeyFile: other.key), "does not match"),
             (TLSConfiguration(certificateChainFile: expired, privateKeyFile: pair.key), "expired on"),
@@ -280,7 +280,7 @@ struct TLSTests {
 
     @Test func theRedirectListenerAnswers308ToHTTPS() async throws {
         let pki = try TestPKI()
-        try await Self.router().withTestClient(.live(tls: Self.tls(try pki.issue("server"), redirectPort: 0))) { client in
+        try await Self.router().withTestClient(.live(tls: Self.tls(try await pki.issue("server"), redirectPort: 0))) { client in
             let server = try client.liveServer
             let port = try #require(server.port)
             let connection = try RawConnection(port: try #require(server.redirectPort))

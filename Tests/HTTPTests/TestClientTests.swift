@@ -5,7 +5,7 @@ import Rx
 import Testing
 
 /// HTTPTesting's own promises, over both transports: what a test sees is the same.
-@Suite("Test client", .timeLimit(.minutes(1)))
+@Suite("Test client", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct TestClientTests {
     static func router() -> Router {
         let router = Router()

@@ -14,7 +14,7 @@ struct Document: Codable, Equatable, ResponseEncodable {
 /// Routes returning traits: the status each kind of value answers with, event streams, and
 /// disposal when the client goes away, each over both transports (in process and a live
 /// server); the order of pipelined answers and a graceful shutdown over real sockets.
-@Suite("Trait routes", .timeLimit(.minutes(1)))
+@Suite("Trait routes", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct TraitRouteTests {
     @Test(arguments: TestTransport.all)
     func eachTraitAnswersWithItsStatus(over transport: TestTransport) async throws {
@@ -162,7 +162,7 @@ struct TraitRouteTests {
         let release = PublishRelay<Void>()
         let router = Router()
         router.get("/work") { _ -> Single<String> in
-            release.take(1).map { "done" }.asSingle().do(onSubscribe: { subscribed.open() })
+            release.take(1).do(onSubscribed: { subscribed.open() }).map { "done" }.asSingle()
         }
         try await router.withTestClient(.live) { client in
             let server = try client.liveServer
@@ -178,7 +178,7 @@ struct TraitRouteTests {
             try await busy.send("GET /work HTTP/1.1\r\nHost: x\r\n\r\n")
             await subscribed.wait()
 
-            let shutdown = Task { await server.shutdown(gracePeriod: .seconds(30)) }
+            let shutdown = Task { await server.shutdown(gracePeriod: TestTime.scaled(.seconds(30))) }
             await draining.wait()
             #expect(try await idle.isClosedByServer())  // idle keep-alive connections close at once
             release.accept(())

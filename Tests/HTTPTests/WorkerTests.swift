@@ -7,7 +7,7 @@ import Rx
 import Testing
 
 /// Workers of different servers in one process.
-@Suite("Workers", .timeLimit(.minutes(1)))
+@Suite("Workers", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct WorkerTests {
     /// A handler of one server answers a request waiting on another: the answer must be written
     /// on the waiting connection's own worker queue. Worker 0 of both servers once counted as
@@ -18,7 +18,7 @@ struct WorkerTests {
         let waitingRoute = Latch()
         let waiter = Router()
         waiter.get("/wait") { _ -> Single<String> in
-            released.take(1).map { "done" }.asSingle().do(onSubscribe: { waitingRoute.open() })
+            released.take(1).do(onSubscribed: { waitingRoute.open() }).map { "done" }.asSingle()
         }
         let releaser = Router()
         releaser.get("/release") { _ -> String in
@@ -36,7 +36,7 @@ struct WorkerTests {
                 #expect(released.text == "released")
                 #expect(try await request.value.text == "done")
             }
-            try await waiting.liveServer.shutdown(gracePeriod: .seconds(1))
+            try await waiting.liveServer.shutdown(gracePeriod: TestTime.scaled(.seconds(1)))
         }
         // The access line is written where the response was: on the waiting server's worker.
         #expect(handler.queues.withLock { $0 } == ["waiting server"])

@@ -12,7 +12,7 @@ import Testing
 /// service's router (write gate included) on a service with a throwaway SQLite store.
 /// `scripts/e2e.d/collections.py` checks the same over sockets, with every error. `shop` is
 /// private (issue 29): its reads send the key too.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct CollectionEndpointsTests {
     static let key = "test-key"
     static let schema = """
@@ -39,7 +39,7 @@ struct CollectionEndpointsTests {
         var settings = Settings()
         settings.storePath = directory.appendingPathComponent("store.sqlite").path
         settings.apiKey = Self.key
-        settings.clusterReadWait = 0.2
+        settings.clusterReadWait = TestTime.scaled(seconds: 0.2)
         configure(&settings)
         let store = try SQLiteStore(path: settings.storePath)
         return try SignalboxService(

@@ -10,7 +10,7 @@ import Testing
 
 /// Every endpoint of the service, in process: requests go straight to the service's router
 /// (gates and checks included) on a service with a small data set and a throwaway SQLite store.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct EndpointTests {
     static let key = "test-key"
     let service: SignalboxService
@@ -23,7 +23,7 @@ struct EndpointTests {
         var settings = Settings()
         settings.storePath = directory.appendingPathComponent("store.sqlite").path
         settings.apiKey = Self.key
-        settings.clusterReadWait = 0.2
+        settings.clusterReadWait = TestTime.scaled(seconds: 0.2)
         let store = try SQLiteStore(path: settings.storePath)
         let base = [
             Document(id: "3448439", name: "São Paulo", rank: 12_400_000),

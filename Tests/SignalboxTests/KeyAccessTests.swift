@@ -11,7 +11,7 @@ import Testing
 /// Issue 29 in process: private collections, stored keys (actions, collections, expiry,
 /// deletion) and tenant tokens on search, document reads and `/events`, on a service with a
 /// throwaway SQLite store. `scripts/e2e.d/keys.py` checks the same over sockets.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(TestTime.scaled(minutes: 1))))
 struct KeyAccessTests {
     static let admin = "admin-key"
     static let master = "a master secret of enough bytes"
@@ -33,7 +33,7 @@ struct KeyAccessTests {
         settings.storePath = directory.appendingPathComponent("store.sqlite").path
         settings.apiKey = admin
         settings.keysMasterSecret = masterSecret
-        settings.clusterReadWait = 0.2
+        settings.clusterReadWait = TestTime.scaled(seconds: 0.2)
         configure(&settings)
         let store = try SQLiteStore(path: settings.storePath)
         return try SignalboxService(

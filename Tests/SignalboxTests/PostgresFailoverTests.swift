@@ -1,5 +1,6 @@
 import Base
 import Foundation
+import HTTPTesting
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,7 +17,7 @@ import Testing
 /// Several hosts and `target_session_attrs` against a real server (issue 27), and a replica
 /// going back when the store lost changes it had applied. The failover of a real standby
 /// under load is `scripts/cluster-test`'s; skipped where PostgreSQL is not installed.
-@Suite(.enabled("PostgreSQL is not installed") { await ScratchPostgres.isAvailable() }, .timeLimit(.minutes(2)))
+@Suite(.enabled("PostgreSQL is not installed") { await ScratchPostgres.isAvailable() }, .timeLimit(.minutes(TestTime.scaled(minutes: 2))))
 struct PostgresFailoverTests {
     static let logger: Logger = {
         var logger = Logger(label: "test.failover")
@@ -47,7 +48,7 @@ struct PostgresFailoverTests {
         return "127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
     }
 
-    func open(_ url: PostgresURL, timeout: Duration = .seconds(5)) async throws -> PostgresStore {
+    func open(_ url: PostgresURL, timeout: Duration = TestTime.scaled(.seconds(5))) async throws -> PostgresStore {
         try await PostgresStore(url: url, baseDigest: "base", history: 1024, timeout: timeout, startTimeout: ScratchPostgres.startTimeout, logger: Self.logger)
     }
 

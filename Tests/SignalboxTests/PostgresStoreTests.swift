@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTesting
 import Logging
 import Rx
 import Search
@@ -11,7 +12,7 @@ struct PostgresStoreTests {
     static let logger = Logger(label: "test.postgres")
 
     func open(_ url: PostgresURL, digest: String = "base", history: Int = 1024) async throws -> PostgresStore {
-        try await PostgresStore(url: url, baseDigest: digest, history: history, timeout: .seconds(5), startTimeout: ScratchPostgres.startTimeout, logger: Self.logger)
+        try await PostgresStore(url: url, baseDigest: digest, history: history, timeout: TestTime.scaled(.seconds(5)), startTimeout: ScratchPostgres.startTimeout, logger: Self.logger)
     }
 
     @Test func createsItsSchemaOnceAndNumbersWritesWithoutGaps() async throws {

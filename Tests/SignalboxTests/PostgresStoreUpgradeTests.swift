@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTesting
 import Logging
 import Testing
 @testable import Signalbox
@@ -9,7 +10,7 @@ import Testing
 @Suite(.enabled("PostgreSQL is not installed") { await ScratchPostgres.isAvailable() })
 struct PostgresStoreUpgradeTests {
     func open(_ url: PostgresURL, history: Int = 1024) async throws -> PostgresStore {
-        try await PostgresStore(url: url, baseDigest: "base", history: history, timeout: .seconds(5), startTimeout: ScratchPostgres.startTimeout, logger: PostgresStoreTests.logger)
+        try await PostgresStore(url: url, baseDigest: "base", history: history, timeout: TestTime.scaled(.seconds(5)), startTimeout: ScratchPostgres.startTimeout, logger: PostgresStoreTests.logger)
     }
 
     /// Version 1's tables as 1dd7cca made them, with its rows: documents keyed by id, the change log

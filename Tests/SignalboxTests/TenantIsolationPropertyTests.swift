@@ -10,7 +10,7 @@ import Testing
 /// updates (moves between tenants, deletes) for two tenants with a stream each. Each tenant's
 /// stream, its resume from the start and its final search are exactly what a model of its filter
 /// says, so nothing of one tenant ever reaches the other.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(TestTime.scaled(minutes: 2))))
 struct TenantIsolationPropertyTests {
     /// A small deterministic generator (SplitMix64): a failing seed reruns the same way.
     struct SplitMix: RandomNumberGenerator {

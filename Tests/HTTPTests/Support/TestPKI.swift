@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTesting
 
 /// Certificates made at test time with the `openssl` command, in a temporary
 /// folder of their own (tests that replace files do not disturb others).
@@ -20,9 +21,9 @@ final class TestPKI {
     func path(_ name: String) -> String { directory + "/" + name }
 
     /// A self-signed P-256 certificate for localhost and 127.0.0.1, valid one day.
-    func issue(_ name: String) throws -> Pair {
+    func issue(_ name: String) async throws -> Pair {
         let pair = Pair(certificate: path(name + ".crt"), key: path(name + ".key"))
-        try Self.openssl([
+        try await Self.openssl([
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
             "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
             "-keyout", pair.key, "-out", pair.certificate,
@@ -31,11 +32,11 @@ final class TestPKI {
     }
 
     /// A certificate for `key` that expired yesterday (`-days -1`: not after is before now).
-    func expired(_ name: String, key: String) throws -> String {
+    func expired(_ name: String, key: String) async throws -> String {
         let request = path(name + ".csr")
         let certificate = path(name + ".crt")
-        try Self.openssl(["req", "-new", "-key", key, "-subj", "/CN=localhost", "-out", request])
-        try Self.openssl(["x509", "-req", "-in", request, "-signkey", key, "-days", "-1", "-out", certificate])
+        try await Self.openssl(["req", "-new", "-key", key, "-subj", "/CN=localhost", "-out", request])
+        try await Self.openssl(["x509", "-req", "-in", request, "-signkey", key, "-days", "-1", "-out", certificate])
         return certificate
     }
 
@@ -51,33 +52,16 @@ final class TestPKI {
     }
 
     /// The SHA-256 fingerprint of the certificate in a PEM file, as `openssl x509 -fingerprint` prints it.
-    func fingerprint(_ certificate: String) throws -> String {
-        try Self.openssl(["x509", "-in", certificate, "-noout", "-fingerprint", "-sha256"])
+    func fingerprint(_ certificate: String) async throws -> String {
+        try await Self.openssl(["x509", "-in", certificate, "-noout", "-fingerprint", "-sha256"])
             .split(separator: "=", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
     }
 
-    /// Runs a command; returns its standard output, throws with its standard error on failure.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
-    }
-
-    @discardableResult
-    static func openssl(_ arguments: [String]) throws -> String {
-        let result = try run("/usr/bin/openssl", arguments)
+    static func openssl(_ arguments: [String]) async throws -> String {
+        let result = await ChildProcess.run("/usr/bin/openssl", arguments, mergingErrors: false)
         guard result.status == 0 else {
-            throw TestFailure("openssl \(arguments.joined(separator: " ")) failed: \(result.error)")
+            throw TestFailure("openssl \(arguments.joined(separator: " ")) failed with status \(result.status)")
         }
         return result.output
     }

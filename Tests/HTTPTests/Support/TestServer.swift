@@ -35,16 +35,23 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A one-shot gate to await from a test: `open()` releases every waiter,
-/// earlier or later.
+/// A one-shot gate to await from a test: `open()` releases every waiter, earlier or later.
+/// A wait ends too when its task is cancelled (a suite's time limit cancels a test that runs
+/// too long): a latch that never opens fails the test instead of hanging the run.
 final class Latch: Sendable {
-    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private struct State {
+        var isOpen = false
+        var nextWaiter = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let state = Locked(State())
 
     func open() {
         let waiters = state.withLock { state in
             state.isOpen = true
             defer { state.waiters.removeAll() }
-            return state.waiters
+            return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -52,13 +59,33 @@ final class Latch: Sendable {
     var isOpen: Bool { state.withLock { $0.isOpen } }
 
     func wait() async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state in
-                if state.isOpen { return true }
-                state.waiters.append(continuation)
-                return false
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state in
+                    if state.isOpen || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
         }
     }
+}
+
+/// Waits for `operation`, which cannot be cancelled (a server's own wait), and returns when
+/// it ends or when the task is cancelled (by a suite's time limit), whichever comes first:
+/// a server that never gets there fails the test instead of hanging the run.
+func untilCancelled(_ operation: @escaping @Sendable () async -> Void) async {
+    let done = Latch()
+    Task {
+        await operation()
+        done.open()
+    }
+    await done.wait()
 }

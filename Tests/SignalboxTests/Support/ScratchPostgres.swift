@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTesting
 import Logging
 import Testing
 @testable import Signalbox
@@ -16,8 +17,9 @@ enum ScratchPostgres {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// How long a store may take to connect and migrate in a test: the whole package's tests share
-    /// two cooperative threads here, so a continuation can wait its turn for many seconds.
-    static let startTimeout = Duration.seconds(120)
+    /// two cooperative threads here, so a continuation can wait its turn for many seconds (and
+    /// longer in a sanitized run: times ``TestTime/scale``).
+    static let startTimeout = TestTime.scaled(.seconds(120))
 
     /// The server's URL without a database, or the reason there is none (PostgreSQL is not installed here).
     static var server: Result<URLComponents, ScratchPostgresUnavailable> {

@@ -31,7 +31,11 @@ public final class CollectionIndex: Sendable {
     let layout: SchemaLayout
     let decoder: CollectionDocumentDecoder
     private let current: Locked<CollectionSnapshot>
-    private let writer = Locked<Void>(())
+    /// One write at a time (and their count). Not a `Locked<Void>`: ThreadSanitizer reported a
+    /// Swift access race between two `withLock` calls of one such lock, one of them holding it
+    /// (`ChangeTests.concurrentReadersAndWriters`, 26 Nov); a zero-sized state has no bytes of
+    /// its own, and its access most likely aliased the lock object's first bytes.
+    private let writer = Locked<UInt64>(0)
     private let scratches = ScratchPool()
 
     /// Indexes `documents`; for a repeated id the last one wins. Tokenizing runs on all cores.
@@ -81,7 +85,8 @@ public final class CollectionIndex: Sendable {
     /// each replaced or removed. Callers decode (and so validate) documents first.
     @discardableResult
     public func apply(_ changes: [CollectionChange]) -> [CollectionChangeOutcome] {
-        writer.withLock { _ in
+        writer.withLock { writes in
+            writes &+= 1
             var next = snapshot
             var pending: [String: CollectionDocument] = [:]
             var outcomes: [CollectionChangeOutcome] = []
