@@ -25,18 +25,20 @@ import Testing
         #expect(distance("ondon", "london", limit: 1) == 1)
         #expect(distance("hlondon", "london", limit: 1) == 1)
         #expect(distance("brelin", "berlin", limit: 1) == 1)
-        // Two typos: at most one of them touches the first two letters, and then the other comes
-        // after the third.
+        // Two typos anywhere, both in the first letters too.
         #expect(distance("xhiladelpia", "philadelphia") == 2)  // first letter and a later one
         #expect(distance("pxiladelpia", "philadelphia") == 2)  // second letter and a later one
         #expect(distance("hpiladelphia", "philadelphia") == 1)
-        #expect(distance("xyiladelphia", "philadelphia") == nil)  // both of the first two letters
-        #expect(distance("iladelphia", "philadelphia") == nil)  // both first letters missing
-        #expect(distance("xholadelphia", "philadelphia") == nil)  // the first letter and the third
-        #expect(distance("phoiladelphia", "philadelphia") == 1)  // no early typo: the third letter is free
+        #expect(distance("xyiladelphia", "philadelphia") == 2)  // both of the first two letters
+        #expect(distance("iladelphia", "philadelphia") == 2)  // both first letters missing
+        #expect(distance("xholadelphia", "philadelphia") == 2)  // the first letter and the third
+        #expect(distance("phoiladelphia", "philadelphia") == 1)
+        #expect(distance("xyzladelphia", "philadelphia") == nil)  // three
+        // One typo allowed: one, not two.
+        #expect(distance("xyiladel", "philadel", limit: 1) == nil)
         // The prefix form follows the same rule.
         #expect(Typos.prefixDistance(word: Array("xondo".utf16), token: ArraySlice("london".utf16), limit: 1)?.typos == 1)
-        #expect(Typos.prefixDistance(word: Array("xyiladel".utf16), token: ArraySlice("philadelphia".utf16), limit: 2) == nil)
+        #expect(Typos.prefixDistance(word: Array("xyiladel".utf16), token: ArraySlice("philadelphia".utf16), limit: 2)?.typos == 2)
     }
 
     @Test func budgetGrowsWithLength() {
@@ -64,6 +66,22 @@ import Testing
         #expect(Cities.top("barzelonna")?.document.name == "Barcelona")
         #expect(Cities.top("vbarcelonna")?.document.name == "Barcelona")  // an extra first letter and one more
         #expect(Cities.top("pihladelphai")?.document.name == "Philadelphia")  // swapped 2nd and 3rd, swapped last two
+    }
+
+    /// Two typos of which both touch the first letters are found by a walk from the root of the
+    /// dictionary, when nothing matches with fewer typos.
+    @Test func twoTyposInTheFirstLettersWhenNothingMatchesWithFewer() {
+        let index = SearchIndex(documents: [
+            Document(id: "1", name: "Volgograd", rank: 1_000_000),
+            Document(id: "2", name: "Casablanca", rank: 3_000_000),
+            Document(id: "3", name: "Vologda", rank: 300_000),
+        ])
+        func ids(_ text: String) -> [String] { index.search(SearchQuery(text)).hits.map(\.document.id) }
+        #expect(ids("dplgograd") == ["1"])  // both first letters wrong
+        #expect(ids("xfasablanca") == ["2"])  // an extra first letter, the second wrong
+        #expect(ids("xfasablanca ") == ["2"])  // a finished word
+        #expect(ids("olgogrd") == [])  // 7 letters: one typo only
+        #expect(index.search(SearchQuery("dplgograd")).hits.first?.typos == 2)
     }
 
     /// With several words, a word's early typos are looked for when it is found without typos in

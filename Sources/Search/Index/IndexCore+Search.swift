@@ -53,8 +53,8 @@ extension IndexCore {
             if !single, word.typoBudget > 0, postingsWithoutTypos(scratch.matches) < need {
                 collectTypoMatches(word, walks: .earlyOneTypo, scratch: scratch)
                 earlyTypos = true
-                // Two typos of which one early: only when nothing matches with fewer.
-                if scratch.matches.isEmpty { collectTypoMatches(word, walks: .earlyTwoTypos, scratch: scratch) }
+                // Two typos anywhere: only when nothing matches with fewer.
+                if scratch.matches.isEmpty { collectTypoMatches(word, walks: .anywhere, scratch: scratch) }
             }
             let mark = UInt8(index + 1)
             if index > 0 {
@@ -83,13 +83,15 @@ extension IndexCore {
                 for level in 0...2 {
                     let countOnly = single && level > 0 && accumulator.touchedCount >= need
                     if single, word.typoBudget > 0 {
-                        // One early typo when the page is not full without typos; two (one early, one
-                        // after) only when nothing matches with fewer.
+                        // One early typo when the page is not full without typos; two anywhere (both
+                        // early too) only when nothing matches with fewer: that walk finds the clean
+                        // walk's two-typo terms again, which are dropped first.
                         if level == 1, !countOnly {
                             collectTypoMatches(word, walks: .earlyOneTypo, scratch: scratch)
                             earlyTypos = true
-                        } else if level == 2, accumulator.touchedCount + counted == 0 {
-                            collectTypoMatches(word, walks: .earlyTwoTypos, scratch: scratch)
+                        } else if level == 2, word.typoBudget >= 2, accumulator.touchedCount + counted == 0 {
+                            scratch.matches.removeAll { $0.typos == 2 }
+                            collectTypoMatches(word, walks: .anywhere, scratch: scratch)
                             earlyTypos = true
                         }
                     }
