@@ -8,11 +8,12 @@
 /// found by one lookup per kind of edit, each of the word as edited: in the dictionary itself (a
 /// deleted first letter, swapped first letters), or in the orders of `TermViews` (a wrong or
 /// missing first letter: by the units after the first; a wrong or extra second letter: by the
-/// first unit and those after the second). Two typos of which some fall there are found by one
-/// walk from the root (`anywhere`), the dearest. So a query of one word runs them only when they
-/// may change its page (`IndexCore.search`): the lookups when the page is not full without typos,
-/// the walk from the root when nothing matches with fewer typos; a query of several words, for a
-/// word found without typos in fewer documents than the page holds.
+/// first unit and those after the second). Two typos of which some fall there are found by walks
+/// that try every first unit (`anywhere`), the dearest. So a query of one word runs them only when
+/// they may change its page (`IndexCore.search`): the lookups when the page is not full without
+/// typos or a document with a typo may still enter it, the `anywhere` walks when nothing matches
+/// with fewer typos; a query of several words, for a word found without typos in fewer documents
+/// than the page holds.
 extension IndexCore {
     /// Which walks `collectTypoMatches` runs.
     enum TypoWalkSet {
@@ -20,9 +21,10 @@ extension IndexCore {
         case clean
         /// The lookups of the word with one typo in those letters (the matches with one typo).
         case earlyOneTypo
-        /// Two-typo words: one walk from the root, both typos anywhere (both first letters wrong
-        /// too), every first and second unit tried. It finds every term within two typos, those of
-        /// the other walks included: the last fallback, when nothing matches with fewer.
+        /// Two-typo words: both typos anywhere (both first letters wrong too), by walks that try
+        /// every first unit (of the dictionary or of the tail view). They find every term within
+        /// two typos, those of the other walks included: the last fallback, when nothing matches
+        /// with fewer.
         case anywhere
     }
 
@@ -61,8 +63,21 @@ extension IndexCore {
             if walks == .clean {
                 walk.run(terms, view: .terms, word: w, lead: Typos.exactLead(budget: word.typoBudget), budget: word.typoBudget)
             }
-            if walks == .anywhere, word.typoBudget >= 2 {
-                walk.run(terms, view: .terms, word: w, lead: 0, budget: 2)
+            if walks == .anywhere, word.typoBudget >= 2, n > 3 {
+                // Every term t within two typos, by what becomes of t's first unit in an optimal
+                // alignment (OSA read from the front): it is w0 (a walk under it); it replaces w0,
+                // or is inserted before it (walks of the tail view, keyed by the units after it,
+                // from its root: one level of every unit, not two); w0 is deleted and t0 is w1 (a
+                // walk under it), replaces w1 or is w2 (lookups); t0 and w0 swap with w1.
+                let w0 = w[0]
+                let after = UnsafeBufferPointer(rebasing: w[2...])
+                walk.run(terms, view: .terms, word: w, lead: 1, budget: 2)
+                walk.run(tail, view: .tail, word: rest, lead: 0, budget: 1, extra: 1, excluding: (0, w0))
+                walk.run(tail, view: .tail, word: w, lead: 0, budget: 1, extra: 1, excluding: (0, w0))
+                walk.run(terms, view: .terms, word: rest, lead: 1, budget: 1, extra: 1)
+                walk.run(tail, view: .tail, word: after, lead: n - 2, budget: 0, extra: 2, excluding: (0, w0))
+                walk.run(terms, view: .terms, word: after, lead: n - 2, budget: 0, extra: 2)
+                if w[1] != w0 { walk.run(terms, view: .terms, word: undone((w[1], w0, 0), 2, dropping: 2), lead: 2, budget: 1, extra: 1) }
             }
             guard walks == .earlyOneTypo else { return }
             let (w0, w1) = (w[0], w[1])
@@ -127,7 +142,7 @@ struct TypoWalks {
         excluding: (position: Int, unit: UInt16) = (-1, 0)
     ) {
         let count = word.count
-        guard count >= lead, lead > 0 || budget >= 2, count <= TypoState.maxWordUnits else { return }
+        guard count >= lead, count <= TypoState.maxWordUnits else { return }
         let root = keys.range(startingWith: UnsafeBufferPointer(rebasing: word[0..<lead]), lo: 0, hi: keys.count)
         guard !root.isEmpty else { return }
         let first = matches.count
