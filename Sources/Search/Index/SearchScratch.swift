@@ -150,11 +150,9 @@ enum RankKey {
     static let prefixShift: UInt64 = 50
     static let alternateShift: UInt64 = 46
     static let penaltyShift: UInt64 = 32
-    /// The typos of a final key, above the document number (documents are below 2^27).
+    /// The typos of a final key, above the document number (documents are below 2^27; at most 2
+    /// typos a word and `SearchQuery.Limits.maxWords` words fit in bits 27-31).
     static let typoCountShift: UInt64 = 27
-    /// Penalties beyond this many steps rank alike (so that with the rank offset they stay below
-    /// `missingShift`).
-    static let maxPenalty: UInt64 = 1 << 20
 
     static func contribution(typos: Int, prefix: Bool, alternate: Bool) -> UInt64 {
         UInt64(typos) << typoShift | (prefix ? 1 << prefixShift : 0) | (alternate ? 1 << alternateShift : 0)
@@ -166,11 +164,12 @@ enum RankKey {
     /// bits 32-45, nothing above it but words: adding the offset is all.)
     @inline(__always)
     static func final(_ key: UInt64, offset: UInt64, severalWords: [UInt64], typoSteps: UInt64) -> UInt64 {
+        // Bits 32-45 are free with several words; the penalty (at most 4,095 steps and 4,095 a typo
+        // of at most 16) stays below bit 60 with the offset.
         let notWhole = key >> prefixShift & 0xF != 0 ? 2 : 0, inAlternate = key >> alternateShift & 0xF != 0 ? 1 : 0
         let typos = key >> typoShift & 0x3F
-        let penalty = min((key >> penaltyShift & 0x3FFF) + severalWords[notWhole | inAlternate] + typos * typoSteps, maxPenalty)
-        return (key & ~(1 << missingShift - 1) | penalty << penaltyShift | min(typos, 31) << typoCountShift | key & 0x07FF_FFFF)
-            &+ offset
+        let penalty = severalWords[notWhole | inAlternate] + typos &* typoSteps
+        return (key & ~(1 << missingShift - 1) | penalty << penaltyShift | typos << typoCountShift | key & 0x07FF_FFFF) &+ offset
     }
 
     static func document(_ key: UInt64) -> Int { Int(key & 0x07FF_FFFF) }
