@@ -81,10 +81,14 @@ extension IndexCore {
             // document with more typos enters the top only if its rank outweighs them: those
             // ranked too low for it (from `typoLimit` on) are only counted for `total`.
             oneWord.withUnsafeBufferPointer { oneWord in  // one penalty read a posting, unchecked
+                // The page's last key so far, once it is full: computed once, after the matches
+                // without typos (keys only improve and documents only come, so it stays a bound).
+                var bound: UInt64?
                 for level in 0...2 {
                     var typoLimit = limit
                     if single, level > 0, accumulator.touchedCount >= need {
-                        typoLimit = min(limit, documentsOutranking(pageBound(need: need, accumulator: accumulator), typos: level))
+                        if bound == nil { bound = pageBound(need: need, accumulator: accumulator) }
+                        typoLimit = min(limit, documentsOutranking(bound!, typos: level))
                     }
                     if single, word.typoBudget > 0 {
                         // One early typo when a document with one typo may enter the page; two anywhere
@@ -154,14 +158,14 @@ extension IndexCore {
         return CoreHits(keys: keys, total: accumulator.touchedCount + counted, earlyTypos: earlyTypos)
     }
 
-    /// With one word, at least the `need`-th smallest final key of the documents found so far
-    /// (`touchedCount >= need`): the largest of the first `need` found.
+    /// With one word, the `need`-th smallest final key of the documents found so far
+    /// (`touchedCount >= need`): the page's last if no other document came.
     private func pageBound(need: Int, accumulator: Accumulator) -> UInt64 {
-        var bound: UInt64 = 0
+        var heap = BoundedHeap<UInt64>(capacity: need)
         rankOffsets.withUnsafeBufferPointer { offsets in
-            for d in accumulator.touched.prefix(need) { bound = max(bound, accumulator.key[Int(d)] &+ offsets[Int(d)]) }
+            for d in accumulator.touched { heap.offer(accumulator.key[Int(d)] &+ offsets[Int(d)], precedes: <) }
         }
-        return bound
+        return heap.elements.first ?? .max
     }
 
     /// The number of first documents (in rank order) that could still have a final key below
