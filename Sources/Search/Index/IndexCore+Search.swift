@@ -86,7 +86,7 @@ extension IndexCore {
                 var bound: UInt64?
                 for level in 0...2 {
                     var typoLimit = limit
-                    if single, level > 0, accumulator.touchedCount >= need {
+                    if single, level > 0, level <= word.typoBudget, accumulator.touchedCount >= need {
                         if bound == nil { bound = pageBound(need: need, accumulator: accumulator) }
                         typoLimit = min(limit, documentsOutranking(bound!, typos: level))
                     }
