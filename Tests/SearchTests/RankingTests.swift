@@ -48,11 +48,34 @@ import Testing
         #expect(ids("thanh pho ho chi minh", documents).first == "2")
     }
 
-    @Test func wordsAndTyposComeBeforeTheWeightedRank() {
-        let index = SearchIndex(documents: [city("1", "Berlin", rank: 10), city("2", "Berlint", rank: 1_000_000_000)])
-        #expect(index.search(SearchQuery("berlin ")).hits.map(\.document.id) == ["1", "2"])  // exact beats 1 typo
-        let typo = SearchIndex(documents: [city("1", "Berlina", rank: 10), city("2", "Berlin", rank: 1_000_000_000)])
-        #expect(typo.search(SearchQuery("berlina")).hits.map(\.document.id) == ["1", "2"])  // exact beats 1 typo
+    @Test func aTypoCostsItsFactor() {
+        // typo is 256: a place named exactly what was typed keeps first place against a city with
+        // a typo 100 times its rank, and loses it to one 1,000 times its rank ("lindon": London).
+        #expect(ids("lindon ", [city("1", "Lindon", rank: 10_000), city("2", "London", rank: 1_000_000)]) == ["1", "2"])
+        #expect(ids("lindon ", [city("1", "Lindon", rank: 10_000), city("2", "London", rank: 10_000_000)]) == ["2", "1"])
+        // Two typos cost the factor twice (65,536).
+        #expect(ids("barzelonxa ", [city("1", "Barzelonxa", rank: 10), city("2", "Barcelona", rank: 100_000)]) == ["1", "2"])
+        #expect(ids("barzelonxa ", [city("1", "Barzelonxa", rank: 10), city("2", "Barcelona", rank: 10_000_000)]) == ["2", "1"])
+        // The typos are still reported.
+        let hits = SearchIndex(documents: [city("1", "Lindon", rank: 10), city("2", "London", rank: 10_000_000)]).search(SearchQuery("lindon ")).hits
+        #expect(hits.map(\.typos) == [1, 0])
+        // Several words: the typos of all words count.
+        #expect(ids("santa harta", [city("1", "Santa Harta", rank: 10), city("2", "Santa Marta", rank: 500_000)]) == ["2", "1"])
+    }
+
+    @Test func aCityWithATypoEntersAFullPageWhenItsRankOutweighsIt() {
+        // Twelve places named exactly "Nakara" fill a page of ten without typos; Ankara (a swap of
+        // the first two letters, an early typo) still comes first, on every page size.
+        var documents = (1...12).map { city("n\($0)", "Nakara", rank: Double(100 + $0)) }
+        documents.append(city("ankara", "Ankara", rank: 3_500_000))
+        let index = SearchIndex(documents: documents)
+        for limit in [1, 5, 10, 13] {
+            #expect(index.search(SearchQuery("nakara", limit: limit)).hits.first?.document.id == "ankara", "limit \(limit)")
+        }
+        // A typo after the first letter (the walk as typed) the same.
+        var london = (1...12).map { city("l\($0)", "Lindon", rank: Double(100 + $0)) }
+        london.append(city("london", "London", rank: 9_000_000))
+        #expect(SearchIndex(documents: london).search(SearchQuery("lindon", limit: 3)).hits.first?.document.id == "london")
     }
 
     @Test func theEmbeddedCitiesFollowTheRules() {

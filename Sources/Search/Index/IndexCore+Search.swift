@@ -42,7 +42,7 @@ extension IndexCore {
         let termsPerDocument = max(1, docTerms.count / max(count, 1))
         var counted = 0  // documents counted but not ranked (see below)
         var earlyTypos = false
-        let oneWord = ranking.oneWord
+        let oneWord = ranking.oneWord, oneWordTypos = ranking.oneWordTypos
 
         let single = words.count == 1
         for (index, word) in words.enumerated() {
@@ -53,8 +53,8 @@ extension IndexCore {
             if !single, word.typoBudget > 0, postingsWithoutTypos(scratch.matches) < need {
                 collectTypoMatches(word, walks: .earlyOneTypo, scratch: scratch)
                 earlyTypos = true
-                // Two typos of which one early: only when nothing matches with fewer.
-                if scratch.matches.isEmpty { collectTypoMatches(word, walks: .earlyTwoTypos, scratch: scratch) }
+                // Two typos anywhere: only when nothing matches with fewer.
+                if scratch.matches.isEmpty { collectTypoMatches(word, walks: .anywhere, scratch: scratch) }
             }
             let mark = UInt8(index + 1)
             if index > 0 {
@@ -77,19 +77,29 @@ extension IndexCore {
                     continue
                 }
             }
-            // Matches by increasing typos. With one word, once `need` documents are found, later
-            // levels cannot enter the top (more typos rank lower) and are only counted for `total`.
+            // Matches by increasing typos. With one word, once `need` documents are found, a
+            // document with more typos enters the top only if its rank outweighs them: those
+            // ranked too low for it (from `typoLimit` on) are only counted for `total`.
             oneWord.withUnsafeBufferPointer { oneWord in  // one penalty read a posting, unchecked
+                // The page's last key so far, once it is full: computed once, after the matches
+                // without typos (keys only improve and documents only come, so it stays a bound).
+                var bound: UInt64?
                 for level in 0...2 {
-                    let countOnly = single && level > 0 && accumulator.touchedCount >= need
+                    var typoLimit = limit
+                    if single, level > 0, level <= word.typoBudget, accumulator.touchedCount >= need {
+                        if bound == nil { bound = pageBound(need: need, accumulator: accumulator) }
+                        typoLimit = min(limit, documentsOutranking(bound!, typos: level))
+                    }
                     if single, word.typoBudget > 0 {
-                        // One early typo when the page is not full without typos; two (one early, one
-                        // after) only when nothing matches with fewer.
-                        if level == 1, !countOnly {
+                        // One early typo when a document with one typo may enter the page; two anywhere
+                        // (both early too) only when nothing matches with fewer: that walk finds the
+                        // clean walk's two-typo terms again, which are dropped first.
+                        if level == 1, typoLimit > 0 {
                             collectTypoMatches(word, walks: .earlyOneTypo, scratch: scratch)
                             earlyTypos = true
-                        } else if level == 2, accumulator.touchedCount + counted == 0 {
-                            collectTypoMatches(word, walks: .earlyTwoTypos, scratch: scratch)
+                        } else if level == 2, word.typoBudget >= 2, accumulator.touchedCount + counted == 0 {
+                            scratch.matches.removeAll { $0.typos == 2 }
+                            collectTypoMatches(word, walks: .anywhere, scratch: scratch)
                             earlyTypos = true
                         }
                     }
@@ -110,7 +120,8 @@ extension IndexCore {
                             // query must be a name (checked below).
                             let equal = !word.isPrefix
                                 || (match.view == .terms ? term == exactTerm : termLength(term) == match.exactLength)
-                            let typos = RankKey.contribution(typos: match.typos, prefix: false, alternate: false)
+                            let typos = single
+                                ? oneWordTypos[match.typos] : RankKey.contribution(typos: match.typos, prefix: false, alternate: false)
                             let penalties = equal ? 32 : 0
                             for i in Int(postingStarts[term])..<Int(postingStarts[term + 1]) {
                                 let posting = postings[i]
@@ -123,13 +134,13 @@ extension IndexCore {
                                     }
                                     if checkTombstones, filter.tombstones[Int(d) >> 6] & (1 << UInt64(d & 63)) != 0 { continue }
                                 }
-                                if countOnly {
+                                if d >= typoLimit {
                                     counted += accumulator.count(d)
                                     continue
                                 }
                                 let contribution: UInt64
                                 if single {
-                                    contribution = typos | oneWord[penalties | Int(posting >> Self.flagShift)]
+                                    contribution = typos &+ oneWord[penalties | Int(posting >> Self.flagShift)]
                                 } else {
                                     contribution = typos | (equal ? 0 : 1 << RankKey.prefixShift)
                                         | (posting & Self.inNameFlag != 0 ? 0 : 1 << RankKey.alternateShift)
@@ -145,6 +156,30 @@ extension IndexCore {
         if words.count > 1 { finishSeveralWords(words, accumulator: &accumulator) }
         let keys = smallestKeys(need: need, oneWord: words.count == 1, accumulator: accumulator, scratch: scratch)
         return CoreHits(keys: keys, total: accumulator.touchedCount + counted, earlyTypos: earlyTypos)
+    }
+
+    /// With one word, the `need`-th smallest final key of the documents found so far
+    /// (`touchedCount >= need`): the page's last if no other document came.
+    private func pageBound(need: Int, accumulator: Accumulator) -> UInt64 {
+        var heap = BoundedHeap<UInt64>(capacity: need)
+        rankOffsets.withUnsafeBufferPointer { offsets in
+            for d in accumulator.touched { heap.offer(accumulator.key[Int(d)] &+ offsets[Int(d)], precedes: <) }
+        }
+        return heap.elements.first ?? .max
+    }
+
+    /// The number of first documents (in rank order) that could still have a final key below
+    /// `bound` with one word matched with `typos` typos (the smallest penalty but theirs).
+    private func documentsOutranking(_ bound: UInt64, typos: Int) -> UInt32 {
+        let least = ranking.oneWordTypos[typos] & ~(1 << RankKey.penaltyShift - 1)
+        return rankOffsets.withUnsafeBufferPointer { offsets in
+            var (a, b) = (0, offsets.count)
+            while a < b {  // first document whose offset alone reaches the bound
+                let mid = (a + b) >> 1
+                if offsets[mid] &+ least < bound { a = mid + 1 } else { b = mid }
+            }
+            return UInt32(a)
+        }
     }
 
     /// Postings of the matches without typos (all in the dictionary's order).
@@ -232,14 +267,14 @@ extension IndexCore {
     private func finishSeveralWords(_ words: [QueryWord], accumulator: inout Accumulator) {
         let hash = NameHash.hash(words.map(\.units))
         let field: UInt64 = 0xF << RankKey.prefixShift
-        let severalWords = ranking.severalWords  // one retain, not one a document
+        let severalWords = ranking.severalWords, typoSteps = ranking.typoSteps  // one retain, not one a document
         rankOffsets.withUnsafeBufferPointer { offsets in
             for d in accumulator.touched {
                 let doc = Int(d)
                 let key = accumulator.key[doc]
                 let exact = key & (0xF << RankKey.missingShift | field) == 0 && document(doc, hasNameHash: hash)
                 let marked = key & ~field | (exact ? 0 : 1 << RankKey.prefixShift)
-                accumulator.key[doc] = RankKey.final(marked, offset: offsets[doc], severalWords: severalWords)
+                accumulator.key[doc] = RankKey.final(marked, offset: offsets[doc], severalWords: severalWords, typoSteps: typoSteps)
             }
         }
     }

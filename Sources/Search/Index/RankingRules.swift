@@ -2,12 +2,14 @@ import Foundation
 
 /// How much each way of matching a query costs against a document's rank.
 ///
-/// Documents with as many query words matched and as few typos are ordered by *weighted rank*:
-/// the rank divided by the factor of how the query matched (the smallest factor that applies;
-/// 1 when the query is the whole main name). So a prefix of a world city outranks a village of
-/// exactly that name only when the city's rank is more than `startOfName` times the village's
-/// ("mosc" finds Moscow), while "york" still finds York before New York City ("york" is a later
-/// word there).
+/// Documents with as many query words matched are ordered by *weighted rank*: the rank divided
+/// by the factor of how the query matched (the smallest factor that applies; 1 when the query is
+/// the whole main name) and by `typo` for each typo. So a prefix of a world city outranks a
+/// village of exactly that name only when the city's rank is more than `startOfName` times the
+/// village's ("mosc" finds Moscow), while "york" still finds York before New York City ("york" is
+/// a later word there); and a world city typed with a typo outranks a place named exactly what was
+/// typed only when its rank is more than `typo` times the place's ("lindon" finds London before
+/// Lindon, Utah; "parit" still finds Parit, not Paris).
 public struct RankingRules: Sendable, Hashable {
     /// A whole alternate name, not the main name ("canton" for Guangzhou).
     public var alternateName: Double = 40
@@ -21,6 +23,10 @@ public struct RankingRules: Sendable, Hashable {
     public var laterWordOfName: Double = 64
     /// One word that matches a later word of an alternate name only.
     public var laterWordOfAlternateName: Double = 4_096
+    /// Each typo (of any word): set on the tuning part of the cities relevance set (256 and 512
+    /// did best there, 32 lets "parit" find Paris before Parit, 1,024 and more lose typos of
+    /// famous cities to exact names of small places).
+    public var typo: Double = 256
 
     public static let `default` = RankingRules()
 
@@ -34,6 +40,11 @@ public struct RankingRules: Sendable, Hashable {
         /// Penalty of several words: `severalWords[notWhole << 1 | inAlternate]`, where `notWhole` says
         /// they are not together a whole name and `inAlternate` that some matched only alternate names.
         let severalWords: [UInt64]
+        /// Steps of one typo (not shifted).
+        let typoSteps: UInt64
+        /// What `typos` typos (0...2) add to one word's key: their steps, shifted into the
+        /// penalty, and their count, kept for the hit (`RankKey.typoCountShift`).
+        let oneWordTypos: [UInt64]
 
         init(_ rules: RankingRules) {
             let alternate = RankLevel.steps(rules.alternateName), start = RankLevel.steps(rules.startOfName)
@@ -52,6 +63,10 @@ public struct RankingRules: Sendable, Hashable {
                 return best << RankKey.penaltyShift
             }
             severalWords = [0, alternate, start, startAlternate]
+            typoSteps = RankLevel.steps(rules.typo)
+            oneWordTypos = (0...2).map { [typoSteps] typos in
+                UInt64(typos) * typoSteps << RankKey.penaltyShift | UInt64(typos) << RankKey.typoCountShift
+            }
         }
     }
 }

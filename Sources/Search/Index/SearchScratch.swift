@@ -138,36 +138,44 @@ struct TermMatch {
 
 /// The 64-bit ranking key of a document for a query: lower is better.
 ///
-/// While postings are read: bits 60-63 words not matched; 54-59 typos; with several words, 50-53
+/// While postings are read: bits 60-63 words not matched; with several words, 54-59 typos, 50-53
 /// words not matched exactly (see `IndexCore.search`) and 46-49 words matched only in an
-/// alternate name; with one word, 32-45 the penalty of how it matched (`RankingRules`);
-/// 0-31 the document number (rank order). `final` then turns bits 32-53 into the weighted rank:
-/// the penalties plus how many `RankLevel` steps the document's rank is below the top.
+/// alternate name; with one word, 32-45 the penalty of how it matched and of its typos
+/// (`RankingRules`) and 27-28 its typos; 0-26 the document number (rank order). `final` then
+/// turns bits 32-59 into the weighted rank: the penalties plus how many `RankLevel` steps the
+/// document's rank is below the top; the typos, counted in it, are kept in bits 27-31 for the hit.
 enum RankKey {
     static let missingShift: UInt64 = 60
     static let typoShift: UInt64 = 54
     static let prefixShift: UInt64 = 50
     static let alternateShift: UInt64 = 46
     static let penaltyShift: UInt64 = 32
+    /// The typos of a final key, above the document number (documents are below 2^27; at most 2
+    /// typos a word and `SearchQuery.Limits.maxWords` words fit in bits 27-31).
+    static let typoCountShift: UInt64 = 27
 
     static func contribution(typos: Int, prefix: Bool, alternate: Bool) -> UInt64 {
         UInt64(typos) << typoShift | (prefix ? 1 << prefixShift : 0) | (alternate ? 1 << alternateShift : 0)
     }
 
-    /// The key to sort by with several words: words, typos, weighted rank, document number.
-    /// `offset`: the document's `IndexCore.rankOffsets` entry; `severalWords`: `RankingRules.Levels`'.
-    /// (With one word the penalty is already in place, bits 32-45, nothing above it but typos and
-    /// words: adding the offset is all.)
+    /// The key to sort by with several words: words, weighted rank (typos counted in it), typos,
+    /// document number. `offset`: the document's `IndexCore.rankOffsets` entry; `severalWords`
+    /// and `typoSteps`: `RankingRules.Levels`'. (With one word the penalty is already in place,
+    /// bits 32-45, nothing above it but words: adding the offset is all.)
     @inline(__always)
-    static func final(_ key: UInt64, offset: UInt64, severalWords: [UInt64]) -> UInt64 {
+    static func final(_ key: UInt64, offset: UInt64, severalWords: [UInt64], typoSteps: UInt64) -> UInt64 {
+        // Bits 32-45 are free with several words; the penalty (at most 4,095 steps and 4,095 a typo
+        // of at most 16) stays below bit 60 with the offset.
         let notWhole = key >> prefixShift & 0xF != 0 ? 2 : 0, inAlternate = key >> alternateShift & 0xF != 0 ? 1 : 0
-        let penalty = (key >> penaltyShift & 0x3FFF) + severalWords[notWhole | inAlternate]
-        return (key & ~(1 << typoShift - 1) | penalty << penaltyShift | key & 0xFFFF_FFFF) &+ offset
+        let typos = key >> typoShift & 0x3F
+        let penalty = severalWords[notWhole | inAlternate] + typos &* typoSteps
+        return (key & ~(1 << missingShift - 1) | penalty << penaltyShift | typos << typoCountShift | key & 0x07FF_FFFF) &+ offset
     }
 
-    static func document(_ key: UInt64) -> Int { Int(key & 0xFFFF_FFFF) }
+    static func document(_ key: UInt64) -> Int { Int(key & 0x07FF_FFFF) }
     static func missing(_ key: UInt64) -> Int { Int(key >> missingShift) }
-    static func typos(_ key: UInt64) -> Int { Int(key >> typoShift & 0x3F) }
+    /// The typos of a final key.
+    static func typos(_ key: UInt64) -> Int { Int(key >> typoCountShift & 0x1F) }
     /// The key without the document number: the relevance tier.
     static func tier(_ key: UInt64) -> UInt64 { key & ~0xFFFF_FFFF }
 }

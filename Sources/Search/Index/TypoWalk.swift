@@ -4,14 +4,16 @@
 /// a subtree as soon as the automaton is dead.
 ///
 /// A walk starts under the word's first letter (its first two with two typos allowed): below the
-/// root every first unit would keep the automaton alive. Typos in those letters (`Typos`) are found
-/// by one more walk or lookup per kind of edit, each with its lead fixed: in the dictionary itself
-/// (a deleted first letter, swapped first letters), or in the orders of `TermViews` (a wrong or
+/// root every first unit would keep the automaton alive. One typo in those letters (`Typos`) is
+/// found by one lookup per kind of edit, each of the word as edited: in the dictionary itself (a
+/// deleted first letter, swapped first letters), or in the orders of `TermViews` (a wrong or
 /// missing first letter: by the units after the first; a wrong or extra second letter: by the
-/// first unit and those after the second). They cost the most of a word's walks, so a query of one
-/// word runs them only when they may change its page (`IndexCore.search`): those with one typo
-/// when the page is not full without typos, those with two when nothing matches with fewer; a
-/// query of several words, for a word that finds nothing as typed.
+/// first unit and those after the second). Two typos of which some fall there are found by walks
+/// that try every first unit (`anywhere`), the dearest. So a query of one word runs them only when
+/// they may change its page (`IndexCore.search`): the lookups when the page is not full without
+/// typos or a document with a typo may still enter it, the `anywhere` walks when nothing matches
+/// with fewer typos; a query of several words, for a word found without typos in fewer documents
+/// than the page holds.
 extension IndexCore {
     /// Which walks `collectTypoMatches` runs.
     enum TypoWalkSet {
@@ -19,11 +21,11 @@ extension IndexCore {
         case clean
         /// The lookups of the word with one typo in those letters (the matches with one typo).
         case earlyOneTypo
-        /// The walks with a typo in those letters and one more after them (two-typo words: their
-        /// matches with two typos; those with one are `earlyOneTypo`'s, found again).
-        case earlyTwoTypos
-        /// Every early walk (two-typo words' with one more typo after the early one).
-        case early
+        /// Two-typo words: both typos anywhere (both first letters wrong too), by walks that try
+        /// every first unit (of the dictionary or of the tail view). They find every term within
+        /// two typos, those of the other walks included: the last fallback, when nothing matches
+        /// with fewer.
+        case anywhere
     }
 
     /// Appends to `scratch.matches` the term ranges within `word`'s typo budget that `walks` find.
@@ -61,10 +63,25 @@ extension IndexCore {
             if walks == .clean {
                 walk.run(terms, view: .terms, word: w, lead: Typos.exactLead(budget: word.typoBudget), budget: word.typoBudget)
             }
-            guard walks != .clean else { return }
+            if walks == .anywhere, word.typoBudget >= 2, n > 3 {
+                // Every term t within two typos, by what becomes of t's first unit in an optimal
+                // alignment (OSA read from the front): it is w0 (a walk under it); it replaces w0,
+                // or is inserted before it (walks of the tail view, keyed by the units after it,
+                // from its root: one level of every unit, not two); w0 is deleted and t0 is w1 (a
+                // walk under it), replaces w1 or is w2 (lookups); t0 and w0 swap with w1.
+                let w0 = w[0]
+                let after = UnsafeBufferPointer(rebasing: w[2...])
+                walk.run(terms, view: .terms, word: w, lead: 1, budget: 2)
+                walk.run(tail, view: .tail, word: rest, lead: 0, budget: 1, extra: 1, excluding: (0, w0))
+                walk.run(tail, view: .tail, word: w, lead: 0, budget: 1, extra: 1, excluding: (0, w0))
+                walk.run(terms, view: .terms, word: rest, lead: 1, budget: 1, extra: 1)
+                walk.run(tail, view: .tail, word: after, lead: n - 2, budget: 0, extra: 2, excluding: (0, w0))
+                walk.run(terms, view: .terms, word: after, lead: n - 2, budget: 0, extra: 2)
+                if w[1] != w0 { walk.run(terms, view: .terms, word: undone((w[1], w0, 0), 2, dropping: 2), lead: 2, budget: 1, extra: 1) }
+            }
+            guard walks == .earlyOneTypo else { return }
             let (w0, w1) = (w[0], w[1])
             if word.typoBudget == 1 {
-                guard walks != .earlyTwoTypos else { return }
                 // The one typo in the first letter, the rest as typed.
                 walk.run(tail, view: .tail, word: rest, lead: n - 1, budget: 0, extra: 1, excluding: (0, w0))
                 walk.run(tail, view: .tail, word: w, lead: n, budget: 0, extra: 1, excluding: (0, w0))
@@ -73,30 +90,25 @@ extension IndexCore {
                     walk.run(terms, view: .terms, word: undone((w1, w0, 0), 2, dropping: 2), lead: n, budget: 0, extra: 1)
                 }
             } else if word.typoBudget >= 2, n > 3 {
-                // One typo in the first two letters, the third letter right, at most one more after
-                // it: a walk with one typo left under `lead` units, or (`.earlyOneTypo`) only the word
-                // as edited, a lookup.
+                // One typo in the first two letters, the rest as typed: the word as edited, a lookup.
                 func early<Keys: TermKeys>(
-                    _ keys: Keys, _ view: TermViews.View, _ edited: UnsafeBufferPointer<UInt16>, lead: Int,
+                    _ keys: Keys, _ view: TermViews.View, _ edited: UnsafeBufferPointer<UInt16>,
                     excluding: (position: Int, unit: UInt16) = (-1, 0)
                 ) {
-                    let oneTypo = walks == .earlyOneTypo
-                    walk.run(
-                        keys, view: view, word: edited, lead: oneTypo ? edited.count : lead, budget: oneTypo ? 0 : 1, extra: 1,
-                        excluding: excluding)
+                    walk.run(keys, view: view, word: edited, lead: edited.count, budget: 0, extra: 1, excluding: excluding)
                 }
                 let w2 = w[2]
-                early(tail, .tail, rest, lead: 2, excluding: (0, w0))
-                early(tail, .tail, w, lead: 3)
-                early(skip, .skipSecond, w, lead: 3)
+                early(tail, .tail, rest, excluding: (0, w0))
+                early(tail, .tail, w)
+                early(skip, .skipSecond, w)
                 if w1 != w0 {
-                    early(terms, .terms, rest, lead: 2)
-                    early(terms, .terms, undone((w1, w0, 0), 2, dropping: 2), lead: 3)
+                    early(terms, .terms, rest)
+                    early(terms, .terms, undone((w1, w0, 0), 2, dropping: 2))
                 }
-                early(skip, .skipSecond, undone((w0, 0, 0), 1, dropping: 2), lead: 2, excluding: (1, w1))
+                early(skip, .skipSecond, undone((w0, 0, 0), 1, dropping: 2), excluding: (1, w1))
                 if w2 != w1 {
-                    early(terms, .terms, undone((w0, 0, 0), 1, dropping: 2), lead: 2)
-                    early(terms, .terms, undone((w0, w2, w1), 3, dropping: 3), lead: 3)
+                    early(terms, .terms, undone((w0, 0, 0), 1, dropping: 2))
+                    early(terms, .terms, undone((w0, w2, w1), 3, dropping: 3))
                 }
             }
         }
@@ -130,7 +142,7 @@ struct TypoWalks {
         excluding: (position: Int, unit: UInt16) = (-1, 0)
     ) {
         let count = word.count
-        guard count >= lead, lead > 0, count <= TypoState.maxWordUnits else { return }
+        guard count >= lead, count <= TypoState.maxWordUnits else { return }
         let root = keys.range(startingWith: UnsafeBufferPointer(rebasing: word[0..<lead]), lo: 0, hi: keys.count)
         guard !root.isEmpty else { return }
         let first = matches.count

@@ -8,7 +8,9 @@ import Search
 // SEARCH_RESULTS=path (writes each query's total, hit ids and highlights: compare two versions),
 // SEARCH_QUERIES=path (the queries, one a line, instead of the keystroke workload),
 // SEARCH_WAIT=1 (waits for a line on standard input before the timed passes: scripts/profile-search
-// turns callgrind's instrumentation on there, so that loading and building run at full speed).
+// turns callgrind's instrumentation on there, so that loading and building run at full speed),
+// SEARCH_RANKING="typo=64 startOfName=8" (other `RankingRules` factors, to tune them on the
+// relevance set: Benchmarks/Relevance/compare --part tune).
 let probeStart = CommandLine.arguments.firstIndex(of: "--probe") ?? CommandLine.arguments.endIndex
 let arguments = CommandLine.arguments[1..<probeStart].filter { !$0.hasPrefix("--") }
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -46,7 +48,26 @@ say(String(format: "loaded %d documents in %.2f s (parse and validate; not part 
 
 start = now()
 var startCPU = threadCPUTime()
-let index = SearchIndex(documents: documents)
+var configuration = SearchIndex.Configuration()
+for setting in (ProcessInfo.processInfo.environment["SEARCH_RANKING"] ?? "").split(separator: " ") {
+    let parts = setting.split(separator: "=")
+    guard parts.count == 2, let factor = Double(parts[1]) else {
+        say("SEARCH_RANKING: expected name=factor, found \(setting)")
+        exit(2)
+    }
+    switch parts[0] {
+    case "alternateName": configuration.ranking.alternateName = factor
+    case "startOfName": configuration.ranking.startOfName = factor
+    case "startOfAlternateName": configuration.ranking.startOfAlternateName = factor
+    case "laterWordOfName": configuration.ranking.laterWordOfName = factor
+    case "laterWordOfAlternateName": configuration.ranking.laterWordOfAlternateName = factor
+    case "typo": configuration.ranking.typo = factor
+    default:
+        say("SEARCH_RANKING: no factor \(parts[0])")
+        exit(2)
+    }
+}
+let index = SearchIndex(documents: documents, configuration: configuration)
 let buildSeconds = Double(now() - start) / 1e9
 let buildCPUSeconds = Double(threadCPUTime() - startCPU) / 1e9
 let memoryAfterBuild = memory()
