@@ -160,7 +160,8 @@ final class ChangeApplier: Sendable {
                     state.pending.removeAll()
                     while let last = state.recent.last, last.sequence > sequence { state.recent.removeLast() }
                 }
-                feed.restart(at: sequence, history: history.map(Self.event))
+                // Keys, synonyms and stop words are never events, after a rewind either.
+                feed.restart(at: sequence, history: history.filter { !$0.isInternal }.map(Self.event))
                 applied.accept(sequence)
                 done.resume()
             }
