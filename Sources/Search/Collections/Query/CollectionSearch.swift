@@ -43,7 +43,9 @@ struct CollectionSearch {
     }
 
     func run(scratch: SearchScratch) -> CollectionSearchResult {
-        var heap = BoundedHeap<Ranked>(capacity: offset + limit)
+        // A text query without sort keys looks at a few more candidates, to order their ties by exactness.
+        let exactness = !words.isEmpty && sort.isEmpty && limit > 0
+        var heap = BoundedHeap<Ranked>(capacity: exactness ? max(offset + limit, ExactnessOrder.pool) : offset + limit)
         var facets = FacetCounter(query.facets, layout: layout)
         var total = 0
         let precedes = order()
@@ -111,7 +113,13 @@ struct CollectionSearch {
                 scratch.accumulator = accumulator
             }
         }
-        let page = heap.sorted(by: precedes).dropFirst(offset)
+        var ranked = heap.sorted(by: precedes)
+        if exactness {
+            ranked = ExactnessOrder(words: words, layout: layout).reorder(ranked) { candidate in
+                snapshot.parts[Int(candidate.part)].segment.document(Int(candidate.document), decoder: decoder)
+            }
+        }
+        let page = ranked.dropFirst(offset).prefix(limit)
         let distanceFrom = sort.distancePoint ?? query.filter.flatMap(SegmentFilter.radiusCenter(in:))
         var buffer = TokenBuffer()
         let hits = page.map { hit(for: $0, distanceFrom: distanceFrom, buffer: &buffer) }
