@@ -131,6 +131,26 @@ struct CollectionSynonymEndpointsTests {
         #expect(String(decoding: try await Self.send(third.router.testClient(), .get, "/collections/shop/stopwords").body, as: UTF8.self) == #"{"stopwords":[]}"#)
     }
 
+    /// Another replica's change, read from the log as the follower offers it: applied here too,
+    /// and never an event.
+    @Test func anotherReplicasChangeFromTheLogIsApplied() async throws {
+        let service = try await C.makeService()
+        let client = service.router.testClient()
+        try await Self.shop(client)
+        let next = service.applier.applied.value + 1
+        let body = Data(#"{"synonyms":[],"oneWay":{"sneakers":["trainers"]}}"#.utf8)
+        let stored = StoredChange(collection: TextSettingsDocuments.collection, id: "shop/synonyms", body: body, sequence: next)
+        service.applier.offer([try ChangeApplier.Change(stored)])
+        try await service.applier.applied(atLeast: next, within: .seconds(30)).value
+        #expect(try Self.ids(await Self.send(client, .get, "/collections/shop/search?q=sneakers%20")) == ["s", "t"])
+        #expect(String(decoding: try await Self.send(client, .get, "/collections/shop/synonyms").body, as: UTF8.self) == String(decoding: body, as: UTF8.self))
+        // Its removal, too.
+        service.applier.offer([ChangeApplier.Change(sequence: next + 1, collection: TextSettingsDocuments.collection, id: "shop/synonyms", body: nil)])
+        try await service.applier.applied(atLeast: next + 1, within: .seconds(30)).value
+        #expect(try Self.ids(await Self.send(client, .get, "/collections/shop/search?q=sneakers%20")) == ["s"])
+        #expect(ChangeApplier.Change(sequence: 1, collection: TextSettingsDocuments.collection, id: "shop/synonyms", body: body).isInternal)
+    }
+
     @Test func aLiveQueryGetsANewResultAfterASynonymChangeOnlyWhenItsResultChanges() async throws {
         let service = try await C.makeService()
         try await service.router.withTestClient(.live) { client in
