@@ -52,6 +52,13 @@ import Testing
         #expect(F.ids(search(index, "kydisplaysvitch ")) == ["binary", "start", "manual", "long"])
         // Only ties: a word more matched still ranks first.
         #expect(F.ids(search(index, "kydisplayswitch gz")).prefix(2) == ["start", "manual"])
+        // At the same level, the earlier searched field first: a title that is the query before a
+        // tag that is, whatever the rank.
+        let fields = CollectionIndex(schema: F.products, documents: [
+            F.product("tagged", title: "Lamp shade", tags: ["lamp"], price: 900),
+            F.product("titled", title: "Lamp", tags: ["lamp"], price: 1),
+        ])
+        #expect(F.ids(search(fields, "lamp")) == ["titled", "tagged"])
         // Paging sees the same order.
         #expect(F.ids(index.search(CollectionQuery(text: "kydisplayswitch", limit: 2, offset: 1))) == ["start", "manual"])
     }

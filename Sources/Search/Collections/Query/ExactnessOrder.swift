@@ -1,8 +1,9 @@
 /// Breaks ties of the rank key among a text query's best candidates by how exactly a searched
 /// field holds the query (issue 28's collection rules: exactness before the rank field):
 /// first a field whose words are the query's words (each within its typo budget, the last as
-/// typed: a prefix if it is one), then a field that starts with them, then the rest; among
-/// those, the shorter field that holds a query word first (fewer other words around the match).
+/// typed: a prefix if it is one), then a field that starts with them, then the rest, an earlier
+/// searched field first at the same level; among those, the shorter field that holds a query
+/// word first (fewer other words around the match).
 /// Ties left keep their order (the rank field, then the id).
 ///
 /// The key cannot hold this (it is per field, not per word), so it is read from the documents of
@@ -15,11 +16,13 @@ struct ExactnessOrder {
     let words: [QueryWord]
     let layout: SchemaLayout
 
-    /// (level: 0 whole field, 1 field starts with the query, 2 other; words in the shortest field
-    /// matching a query word) for `document`.
+    /// (level: 0 whole field, 1 field starts with the query, 2 other, times the searched fields,
+    /// plus the position of the first field at that level; words in the shortest field matching a
+    /// query word) for `document`.
     func measure(_ document: CollectionDocument, buffer: inout TokenBuffer) -> (level: Int, length: Int) {
-        var level = 2, length = Int.max
-        for (field, _) in layout.searched {
+        let fields = layout.searched.count
+        var level = 2 * fields, length = Int.max
+        for (position, (field, _)) in layout.searched.enumerated() {
             let texts: [String]
             switch document.values[field] {
             case .string(let text)?: texts = [text]
@@ -32,7 +35,7 @@ struct ExactnessOrder {
                 guard tokens.contains(where: { token in words.contains { $0.match(token) != nil } }) else { continue }
                 length = min(length, tokens.count)
                 if tokens.count >= words.count, zip(words, tokens).allSatisfy({ $0.match($1) != nil }) {
-                    level = min(level, tokens.count == words.count ? 0 : 1)
+                    level = min(level, (tokens.count == words.count ? 0 : 1) * fields + position)
                 }
             }
         }
@@ -44,7 +47,7 @@ struct ExactnessOrder {
         guard words.count > 0, ranked.count > 1 else { return ranked }
         var buffer = TokenBuffer()
         let keyed = ranked.enumerated().map { offset, candidate -> (tier: UInt64, level: Int, length: Int, offset: Int) in
-            let measured = document(candidate).map { measure($0, buffer: &buffer) } ?? (level: 2, length: Int.max)
+            let measured = document(candidate).map { measure($0, buffer: &buffer) } ?? (level: Int.max, length: Int.max)
             return (candidate.tier, measured.level, measured.length, offset)
         }
         return keyed.sorted { a, b in
