@@ -14,4 +14,6 @@ enum CollectionError: Error, Sendable, Equatable {
     /// The body's id differs from the path's.
     case idMismatch(body: String, path: String)
     case unsupportedImport(String)
+    /// A synonyms or stop words body that is refused (400), naming its field.
+    case invalidTextSettings(TextSettingsError)
 }

@@ -11,6 +11,9 @@ struct CollectionLimits: Sendable {
     var schema = SchemaLimits()
     /// A document's bounds: longest field value (`collections.maxValueBytes`) and its whole body.
     var document = CollectionDocumentLimits()
+    /// A collection's synonyms and stop words: most groups (`collections.maxSynonymGroups`),
+    /// entries per group (`collections.maxSynonymWords`), stop words (`collections.maxStopWords`).
+    var text = TextSettingsLimits()
     /// Most distinct live queries per collection (`live.maxQueries`).
     var maxLiveQueries = 1_000
     /// Documents committed in one transaction by an import (`import.batchSize`).

@@ -17,9 +17,12 @@ final class CollectionLookups: Sendable {
         let refresh = PublishRelay<Void>()
         let driver: Driver<CollectionPayload>
 
-        init(query: CollectionQuery, schema: CollectionSchema, compute: @escaping @Sendable () -> CollectionPayload, onIdle: @escaping @Sendable () -> Void) {
+        init(
+            query: CollectionQuery, schema: CollectionSchema, rules: QueryRules, compute: @escaping @Sendable () -> CollectionPayload,
+            onIdle: @escaping @Sendable () -> Void
+        ) {
             self.query = query
-            matcher = Locked(CollectionQueryMatcher(query, schema: schema))
+            matcher = Locked(CollectionQueryMatcher(query, schema: schema, rules: rules))
             driver = refresh.asObservable()
                 .startWith(())
                 .map { _ in compute() }
@@ -29,22 +32,23 @@ final class CollectionLookups: Sendable {
         }
     }
 
-    /// The collection's serving index (another after a schema change).
-    private let index: @Sendable () -> CollectionIndex
+    /// The collection's serving index (another after a schema change) and its synonyms and stop
+    /// words, read together.
+    private let current: @Sendable () -> (index: CollectionIndex, rules: QueryRules)
     private let entries = Locked<[CollectionQuery: Entry]>([:])
     private let maxEntries: Int
 
-    init(index: @escaping @Sendable () -> CollectionIndex, maxEntries: Int) {
-        self.index = index
+    init(current: @escaping @Sendable () -> (index: CollectionIndex, rules: QueryRules), maxEntries: Int) {
+        self.current = current
         self.maxEntries = maxEntries
     }
 
     /// The current result of `query`.
     func search(_ query: CollectionQuery) -> CollectionPayload {
-        let index = index()
+        let (index, rules) = current()
         let version = index.version
         let started = DispatchTime.now().uptimeNanoseconds
-        let result = index.search(query)
+        let result = index.search(query, rules: rules)
         let micros = Int((DispatchTime.now().uptimeNanoseconds &- started) / 1000)
         return CollectionPayload(query: query.text, result: result, indexVersion: version, computeMicroseconds: micros)
     }
@@ -60,7 +64,8 @@ final class CollectionLookups: Sendable {
             if let entry = entries[query] { return entry.driver }
             guard entries.count < maxEntries else { throw TooManyLiveQueries(limit: maxEntries) }
             let made = Locked<Entry?>(nil)
-            let entry = Entry(query: query, schema: index().schema, compute: { [self] in search(query) }) { [entries = self.entries] in
+            let (index, rules) = current()
+            let entry = Entry(query: query, schema: index.schema, rules: rules, compute: { [self] in search(query) }) { [entries = self.entries] in
                 // The last client left: forget the query (unless a newer entry took its place).
                 let gone = made.withLock { $0 }
                 entries.withLock { if let gone, $0[query] === gone { $0[query] = nil } }
@@ -92,8 +97,18 @@ final class CollectionLookups: Sendable {
     /// The collection's index was swapped for one under `schema`: every live query is
     /// compiled again and refreshed.
     func indexReplaced(schema: CollectionSchema) {
+        recompile(schema: schema, rules: current().rules)
+    }
+
+    /// The collection's synonyms or stop words changed: every live query is compiled again and
+    /// refreshed (its clients get a new result only if it changed).
+    func rulesReplaced(_ rules: QueryRules, schema: CollectionSchema) {
+        recompile(schema: schema, rules: rules)
+    }
+
+    private func recompile(schema: CollectionSchema, rules: QueryRules) {
         for entry in entries.withLock({ Array($0.values) }) {
-            entry.matcher.withLock { $0 = CollectionQueryMatcher(entry.query, schema: schema) }
+            entry.matcher.withLock { $0 = CollectionQueryMatcher(entry.query, schema: schema, rules: rules) }
             entry.refresh.accept(())
         }
     }

@@ -20,6 +20,10 @@ final class ServedCollection: Sendable {
         var journal: [(id: String, body: [UInt8]?)]?
         /// Bumped by each rebuild, so an older rebuild that finishes late does not take over.
         var generation = 0
+        /// The synonyms and stop words queries apply, as put and compiled (`QueryRules`).
+        var synonyms = SynonymSettings()
+        var stopWords = StopWordSettings()
+        var rules = QueryRules.none
     }
 
     let name: String
@@ -33,7 +37,8 @@ final class ServedCollection: Sendable {
         self.isBuiltIn = isBuiltIn
         let state = Locked(State(schema: schema, decoder: CollectionDocumentDecoder(schema: schema), index: index))
         self.state = state
-        lookups = CollectionLookups(index: { state.withLock { $0.index } }, maxEntries: maxLiveQueries)
+        lookups = CollectionLookups(
+            current: { state.withLock { ($0.index, $0.rules) } }, maxEntries: maxLiveQueries)
     }
 
     convenience init(name: String, schema: CollectionSchema, documents: [CollectionDocument]) {
@@ -46,6 +51,29 @@ final class ServedCollection: Sendable {
     /// The schema searches are read against: the serving index's, so that while a new schema's
     /// index is built a filter on a field it adds is refused (400) rather than matching nothing.
     var searchSchema: CollectionSchema { index.schema }
+    var synonyms: SynonymSettings { state.withLock { $0.synonyms } }
+    var stopWords: StopWordSettings { state.withLock { $0.stopWords } }
+
+    /// Takes new synonyms (nil: none) for every query from now on, live ones included: each live
+    /// query is refreshed, and its clients hear of it only if its result changed. No re-index.
+    func apply(synonyms: SynonymSettings?) {
+        updateRules { $0.synonyms = synonyms ?? SynonymSettings() }
+    }
+
+    /// Takes new stop words (nil: none), as ``apply(synonyms:)``.
+    func apply(stopWords: StopWordSettings?) {
+        updateRules { $0.stopWords = stopWords ?? StopWordSettings() }
+    }
+
+    private func updateRules(_ change: (inout State) -> Void) {
+        let (rules, schema) = state.withLock { state -> (QueryRules, CollectionSchema) in
+            change(&state)
+            state.rules = QueryRules(synonyms: state.synonyms, stopWords: state.stopWords)
+            return (state.rules, state.index.schema)
+        }
+        lookups.rulesReplaced(rules, schema: schema)
+    }
+
     /// Whether a new schema's index is being built.
     var isRebuilding: Bool { state.withLock { $0.journal != nil } }
 

@@ -47,6 +47,12 @@ public struct Settings: Sendable, Equatable {
     public var collectionsMaxFields = 64
     /// Longest string value of a document's field, in bytes.
     public var collectionsMaxValueBytes = 8_192
+    /// Most synonym groups and one-way rules of a collection.
+    public var collectionsMaxSynonymGroups = 1_000
+    /// Most entries in one synonym group or one-way rule (its source counted).
+    public var collectionsMaxSynonymWords = 20
+    /// Most stop words of a collection.
+    public var collectionsMaxStopWords = 1_000
     /// Largest `limit` of a collection search.
     public var searchMaxLimit = 250
     /// Largest `offset` of a collection search.

@@ -78,6 +78,11 @@ public enum SettingsCatalog {
             int("collections.maxFields", \.collectionsMaxFields, 1...1_000, defaults, "Most declared fields in a collection's schema (400 beyond)"),
             int("collections.maxValueBytes", \.collectionsMaxValueBytes, 16...1 << 20, defaults,
                 "Longest string value of a document's field, in bytes (422 beyond)"),
+            int("collections.maxSynonymGroups", \.collectionsMaxSynonymGroups, 0...100_000, defaults,
+                "Most synonym groups and one-way rules of a collection (400 beyond)"),
+            int("collections.maxSynonymWords", \.collectionsMaxSynonymWords, 2...1_000, defaults,
+                "Most entries in one synonym group or one-way rule, its source counted (400 beyond)"),
+            int("collections.maxStopWords", \.collectionsMaxStopWords, 0...100_000, defaults, "Most stop words of a collection (400 beyond)"),
             int("search.maxLimit", \.searchMaxLimit, 1...1_000, defaults, "Largest limit of a collection search (400 beyond)"),
             int("search.maxOffset", \.searchMaxOffset, 0...10_000, defaults,  // the engine clamps at CollectionQuery.Limits.maxOffset
                 "Largest offset of a collection search (400 beyond)"),

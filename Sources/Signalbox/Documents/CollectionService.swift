@@ -57,11 +57,66 @@ final class CollectionService: Sendable {
         return (existing == nil, receipt)
     }
 
-    /// Deletes the collection and its documents.
+    /// Deletes the collection and its documents: its synonyms and stop words first, so that a
+    /// collection made again under the name never inherits them (a failure between the two
+    /// leaves the collection without them, and the delete can be sent again).
     func drop(_ name: String) async throws -> WriteReceipt {
         let collection = try collection(name)
         if collection.isBuiltIn { throw CollectionError.builtIn(name) }
+        if !collection.synonyms.isEmpty { _ = try await putTextSettings(name, .synonyms, body: nil) }
+        if !collection.stopWords.isEmpty { _ = try await putTextSettings(name, .stopwords, body: nil) }
         return try await commitAndApply(.dropCollection(collection: name), kind: .schema, id: "")
+    }
+
+    // MARK: Synonyms and stop words
+
+    /// Replaces the collection's synonyms (`{"synonyms": [[...]], "oneWay": {...}}`); queries,
+    /// live ones included, apply them from the moment this replica applies the change.
+    func putSynonyms(_ name: String, json: [UInt8]) async throws -> (SynonymSettings, WriteReceipt) {
+        let collection = try collection(name)
+        if collection.isBuiltIn { throw CollectionError.builtIn(name) }
+        let settings: SynonymSettings
+        do {
+            settings = try SynonymSettings.decode(json: json, limits: limits.text)
+        } catch {
+            throw CollectionError.invalidTextSettings(error)
+        }
+        return (settings, try await putTextSettings(name, .synonyms, body: settings.isEmpty ? nil : Data(settings.encodedJSON())))
+    }
+
+    /// Replaces the collection's stop words (`{"stopwords": [...]}`), as ``putSynonyms(_:json:)``.
+    func putStopWords(_ name: String, json: [UInt8]) async throws -> (StopWordSettings, WriteReceipt) {
+        let collection = try collection(name)
+        if collection.isBuiltIn { throw CollectionError.builtIn(name) }
+        let settings: StopWordSettings
+        do {
+            settings = try StopWordSettings.decode(json: json, limits: limits.text)
+        } catch {
+            throw CollectionError.invalidTextSettings(error)
+        }
+        return (settings, try await putTextSettings(name, .stopwords, body: settings.isEmpty ? nil : Data(settings.encodedJSON())))
+    }
+
+    /// Commits one settings document (nil: none) and waits for this replica to apply it. Putting
+    /// none where none is stored commits nothing (a delete of nothing is refused by the store).
+    private func putTextSettings(_ name: String, _ part: TextSettingsDocuments.Part, body: Data?) async throws -> WriteReceipt {
+        let collection = TextSettingsDocuments.collection, id = TextSettingsDocuments.id(of: name, part)
+        let write: StoreWrite
+        if let body {
+            write = .upsert(collection: collection, id: id, body: body)
+        } else {
+            write = .delete(collection: collection, id: id, inBaseData: false)
+        }
+        let sequence: Int64
+        do {
+            sequence = try await store.commit(write)
+        } catch is DocumentNotFound {
+            return WriteReceipt(sequence: applier.applied.value)
+        }
+        metrics.write()
+        await applier.apply(
+            ChangeApplier.Change(sequence: sequence, collection: collection, id: id, body: body), waitingAtMost: applyWait)
+        return WriteReceipt(sequence: sequence)
     }
 
     // MARK: Documents

@@ -7,7 +7,8 @@ import Search
 
 /// The collections (issue 25): `GET /collections`, `GET|PUT|DELETE /collections/{name}`,
 /// `POST /collections/{name}/documents` (an import), `GET|PUT|DELETE /collections/{name}/documents/{id}`,
-/// `GET /collections/{name}/search` (a Single) and `/search/live` (a Driver over SSE).
+/// `GET /collections/{name}/search` (a Single) and `/search/live` (a Driver over SSE), and
+/// `GET|PUT /collections/{name}/synonyms` and `/stopwords` (issue 28).
 struct CollectionEndpoints {
     let collections: CollectionService
     /// The built-in cities' documents: `PUT|DELETE /collections/cities/documents/{id}` write them
@@ -104,6 +105,39 @@ struct CollectionEndpoints {
             return Self.write { try await collections.drop(name) }
         }
 
+        // Synonyms and stop words: read as the collection's searches are, changed as its schema is.
+        router.get("/collections/:name/synonyms") { request -> Single<Response> in
+            let name = request.parameters["name"] ?? ""
+            _ = try access.grant(request, .search, collection: name)
+            let collection = try Self.mapped { try collections.collection(name) }
+            return .just(Self.json(.ok, collection.synonyms.encodedJSON()))
+        }
+
+        router.get("/collections/:name/stopwords") { request -> Single<Response> in
+            let name = request.parameters["name"] ?? ""
+            _ = try access.grant(request, .search, collection: name)
+            let collection = try Self.mapped { try collections.collection(name) }
+            return .just(Self.json(.ok, collection.stopWords.encodedJSON()))
+        }
+
+        schemas.put("/collections/:name/synonyms") { request -> Single<Response> in
+            let name = request.parameters["name"] ?? ""
+            try Self.requireJSON(request)
+            return Self.write {
+                let (settings, receipt) = try await collections.putSynonyms(name, json: request.body)
+                return Self.json(.ok, settings.encodedJSON(), receipt: receipt)
+            }
+        }
+
+        schemas.put("/collections/:name/stopwords") { request -> Single<Response> in
+            let name = request.parameters["name"] ?? ""
+            try Self.requireJSON(request)
+            return Self.write {
+                let (settings, receipt) = try await collections.putStopWords(name, json: request.body)
+                return Self.json(.ok, settings.encodedJSON(), receipt: receipt)
+            }
+        }
+
         writes.put("/collections/:name/documents/:id") { request -> Single<WriteReceipt> in
             let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
             if name == citiesCollection {
@@ -142,6 +176,13 @@ struct CollectionEndpoints {
         Response(status: status, headerFields: [.contentType: "application/json"], body: body)
     }
 
+    /// A write's JSON answer, with its sequence number (`Signalbox-Seq`) for read-your-writes.
+    private static func json(_ status: HTTPResponse.Status, _ body: [UInt8], receipt: WriteReceipt) -> Response {
+        var response = json(status, body)
+        response.headerFields[WriteReceipt.sequenceField] = String(receipt.sequence)
+        return response
+    }
+
     /// A write's answer: the work runs to its end even if the client leaves (an accepted
     /// write is never half done); its errors are answered as problems.
     private static func write<Element: Sendable>(_ work: @escaping @Sendable () async throws -> Element) -> Single<Element> {
@@ -174,7 +215,7 @@ struct CollectionEndpoints {
         case .invalidSchema(let detail):
             return HTTPError(.badRequest, detail: "The schema is not valid: \(detail)")
         case .builtIn(let name):
-            return HTTPError(.conflict, detail: "\(name) is the built-in collection: its schema is fixed and it cannot be deleted.")
+            return HTTPError(.conflict, detail: "\(name) is the built-in collection: its schema, synonyms and stop words are fixed, and it cannot be deleted.")
         case .tooManyCollections(let limit):
             return HTTPError(.conflict, detail: "There are already \(limit) collections (collections.max).")
         case .tooManyDocuments(let collection, let limit):
@@ -185,6 +226,8 @@ struct CollectionEndpoints {
             return HTTPError(.unprocessableContent, detail: "The body's id \(body.prefix(512)) differs from the path's id \(path.prefix(512)).")
         case .unsupportedImport(let detail):
             return HTTPError(.conflict, detail: detail)
+        case .invalidTextSettings(let error):
+            return HTTPError(.badRequest, detail: "The body is not valid: \(error.description)")
         }
     }
 

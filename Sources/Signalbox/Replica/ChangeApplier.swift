@@ -53,10 +53,16 @@ final class ChangeApplier: Sendable {
         }
 
         /// Whether this is a write to a document of a collection other than the cities.
-        var isCollectionDocument: Bool { kind == .document && collection != citiesCollection && !isKey }
+        var isCollectionDocument: Bool { kind == .document && collection != citiesCollection && !isInternal }
 
         /// Whether this writes a stored key (``KeyRegistry``): applied, never published.
         var isKey: Bool { collection == KeyRegistry.collection }
+
+        /// Whether this writes a collection's synonyms or stop words (``TextSettingsDocuments``): applied, never published.
+        var isTextSettings: Bool { collection == TextSettingsDocuments.collection }
+
+        /// A change of the service's own bookkeeping, never an event.
+        var isInternal: Bool { isKey || isTextSettings }
     }
 
     private struct State {
@@ -143,7 +149,7 @@ final class ChangeApplier: Sendable {
                 state.applied = head
                 state.pending = state.pending.filter { $0.key > head }
             }
-            feed.restart(at: head, history: recentChanges.filter { !$0.isKey }.map(Self.event))
+            feed.restart(at: head, history: recentChanges.filter { !$0.isInternal }.map(Self.event))
             serve(head)
             drain()
         }
@@ -168,7 +174,8 @@ final class ChangeApplier: Sendable {
                     state.pending.removeAll()
                     while let last = state.recent.last, last.sequence > sequence { state.recent.removeLast() }
                 }
-                feed.restart(at: sequence, history: history.map(Self.event))
+                // Keys, synonyms and stop words are never events, after a rewind either.
+                feed.restart(at: sequence, history: history.filter { !$0.isInternal }.map(Self.event))
                 serve(sequence)
                 done.resume()
             }
@@ -285,6 +292,8 @@ final class ChangeApplier: Sendable {
             var end = start + 1
             if first.isKey {
                 keys.apply(id: first.id, body: first.body)
+            } else if first.isTextSettings {
+                TextSettingsDocuments.apply(id: first.id, body: first.body, to: collections)
             } else if first.kind == .schema {
                 applySchema(first, publish: publish)
             } else {

@@ -29,6 +29,9 @@ extension Settings {
         limits.maxDocuments = collectionsMaxDocuments
         limits.schema.maxFields = collectionsMaxFields
         limits.document.maxStringBytes = collectionsMaxValueBytes
+        limits.text.maxGroups = collectionsMaxSynonymGroups
+        limits.text.maxWordsPerGroup = collectionsMaxSynonymWords
+        limits.text.maxStopWords = collectionsMaxStopWords
         limits.maxLiveQueries = liveMaxQueries == 0 ? Int.max : liveMaxQueries
         limits.importBatch = importBatchSize
         limits.importMaxBytes = importMaxBytes

@@ -105,12 +105,15 @@ public final class SignalboxService: Sendable {
         for collection in stored {
             catalog.serve(collection)
         }
+        TextSettingsDocuments.load(snapshot.documents, into: catalog)
 
         let metrics = ServiceMetrics()
         metrics.documentCount(index.count)
         let keys = KeyRegistry(snapshot: snapshot.documents)
-        // Keys are never events; documents are decoded by their schema, so a tenant's resume can judge them.
-        let history = try snapshot.recentChanges.filter { $0.collection != KeyRegistry.collection }.map { stored in
+        // Keys and synonyms or stop words are never events; documents are decoded by their schema, so a tenant's resume can judge them.
+        let history = try snapshot.recentChanges.filter {
+            $0.collection != KeyRegistry.collection && $0.collection != TextSettingsDocuments.collection
+        }.map { stored in
             let change = try ChangeApplier.Change(stored)
             guard change.isCollectionDocument, let body = stored.body, let collection = catalog.named(stored.collection) else {
                 return ChangeApplier.event(change)

@@ -39,6 +39,30 @@ import Testing
         #expect(F.ids(search(index, "york ")) == ["exact"])
     }
 
+    @Test func exactnessBreaksTiesBeforeRank() {
+        let index = CollectionIndex(schema: F.products, documents: [
+            F.product("manual", title: "kydisplayswitch 1 gz", price: 900),
+            F.product("long", title: "tools for kydisplayswitch", price: 800),
+            F.product("binary", title: "kydisplayswitch", price: 1),
+            F.product("start", title: "kydisplayswitch gz", price: 2),
+        ])
+        // The field that is the query first, then fields that start with it, the shorter first; then rank.
+        #expect(F.ids(search(index, "kydisplayswitch")) == ["binary", "start", "manual", "long"])
+        // With typos: the same order (each word within its budget).
+        #expect(F.ids(search(index, "kydisplaysvitch ")) == ["binary", "start", "manual", "long"])
+        // Only ties: a word more matched still ranks first.
+        #expect(F.ids(search(index, "kydisplayswitch gz")).prefix(2) == ["start", "manual"])
+        // At the same level, the earlier searched field first: a title that is the query before a
+        // tag that is, whatever the rank.
+        let fields = CollectionIndex(schema: F.products, documents: [
+            F.product("tagged", title: "Lamp shade", tags: ["lamp"], price: 900),
+            F.product("titled", title: "Lamp", tags: ["lamp"], price: 1),
+        ])
+        #expect(F.ids(search(fields, "lamp")) == ["titled", "tagged"])
+        // Paging sees the same order.
+        #expect(F.ids(index.search(CollectionQuery(text: "kydisplayswitch", limit: 2, offset: 1))) == ["start", "manual"])
+    }
+
     @Test func rankThenIdBreakTies() {
         let index = CollectionIndex(schema: F.products, documents: [
             F.product("b", title: "Chair"),

@@ -178,14 +178,20 @@ public final class CollectionIndex: Sendable {
         return results.withLock { $0.flatMap { $0 } }
     }
 
-    /// Runs `query` on the current snapshot.
     /// Every document, in no particular order: what a rebuild under a new schema starts from.
     public func allDocuments() -> [CollectionDocument] {
         snapshot.parts.flatMap(liveDocuments)
     }
 
+    /// Runs `query` on the current snapshot.
     public func search(_ query: CollectionQuery) -> CollectionSearchResult {
-        let search = CollectionSearch(snapshot: snapshot, layout: layout, decoder: decoder, query: query, textFilter: configuration.textFilter)
+        search(query, rules: .none)
+    }
+
+    /// Runs `query` on the current snapshot, with the collection's synonyms and stop words (`rules`).
+    public func search(_ query: CollectionQuery, rules: QueryRules) -> CollectionSearchResult {
+        let search = CollectionSearch(
+            snapshot: snapshot, layout: layout, decoder: decoder, query: query, textFilter: configuration.textFilter, rules: rules)
         return scratches.withScratch { search.run(scratch: $0) }
     }
 }

@@ -2,16 +2,20 @@
 /// change to this document (its old or its new version) alter this query's result?
 ///
 /// The rule is the index's own, on one document: the filter passes and, unless the text is
-/// empty, the first word matches a token of a searched field (within its typo budget).
+/// empty, the first word (stop words dropped) matches a token of a searched field (within its
+/// typo budget), or the document holds every word of a synonym's phrase for it.
 public struct CollectionQueryMatcher: Sendable {
     private let firstWord: QueryWord?
+    /// The phrases a synonym lets stand for the first word.
+    private let firstWordSynonyms: [[[UInt16]]]
     private let hasText: Bool
     private let predicate: DocumentPredicate?
 
-    public init(_ query: CollectionQuery, schema: CollectionSchema) {
-        let words = ParsedQuery(SearchQuery(query.text)).words  // the cities' word parsing, unchanged
-        firstWord = words.first
-        hasText = !words.isEmpty
+    public init(_ query: CollectionQuery, schema: CollectionSchema, rules: QueryRules = .none) {
+        let plan = rules.plan(ParsedQuery(SearchQuery(query.text)).words)  // the cities' word parsing, unchanged
+        firstWord = plan.words.first
+        firstWordSynonyms = plan.alternatives.first ?? []
+        hasText = !plan.words.isEmpty
         let layout = SchemaLayout(schema)
         predicate = query.filter.map { DocumentPredicate($0, layout: layout) }
     }
@@ -20,7 +24,8 @@ public struct CollectionQueryMatcher: Sendable {
         if let predicate, !predicate.matches(candidate.values) { return false }
         guard hasText else { return true }
         guard let firstWord else { return false }
-        return candidate.tokens.contains { firstWord.match($0[...]) != nil }
+        if candidate.tokens.contains(where: { firstWord.match($0[...]) != nil }) { return true }
+        return firstWordSynonyms.contains { phrase in phrase.allSatisfy(candidate.tokens.contains) }
     }
 }
 

@@ -18,6 +18,8 @@ struct CollectionSearch {
     let decoder: CollectionDocumentDecoder
     let query: CollectionQuery
     let words: [QueryWord]
+    /// The words with their synonyms' phrases (`QueryRules`).
+    let plan: QueryPlan
     let sort: SortPlan
     let limit: Int
     let offset: Int
@@ -25,21 +27,25 @@ struct CollectionSearch {
 
     init(
         snapshot: CollectionSnapshot, layout: SchemaLayout, decoder: CollectionDocumentDecoder, query: CollectionQuery,
-        textFilter: TextFilterStrategy = .byCost
+        textFilter: TextFilterStrategy = .byCost, rules: QueryRules = .none
     ) {
         self.textFilter = textFilter
         self.snapshot = snapshot
         self.layout = layout
         self.decoder = decoder
         self.query = query
-        words = ParsedQuery(SearchQuery(query.text)).words  // the cities' word parsing, unchanged
+        // The cities' word parsing, unchanged; then the collection's stop words and synonyms.
+        plan = rules.plan(ParsedQuery(SearchQuery(query.text)).words)
+        words = plan.words
         sort = SortPlan(query.sort, layout: layout)
         limit = min(max(query.limit, 0), CollectionQuery.Limits.maxLimit)
         offset = min(max(query.offset, 0), CollectionQuery.Limits.maxOffset)
     }
 
     func run(scratch: SearchScratch) -> CollectionSearchResult {
-        var heap = BoundedHeap<Ranked>(capacity: offset + limit)
+        // A text query without sort keys looks at a few more candidates, to order their ties by exactness.
+        let exactness = !words.isEmpty && sort.isEmpty && limit > 0
+        var heap = BoundedHeap<Ranked>(capacity: exactness ? max(offset + limit, ExactnessOrder.pool) : offset + limit)
         var facets = FacetCounter(query.facets, layout: layout)
         var total = 0
         let precedes = order()
@@ -107,7 +113,13 @@ struct CollectionSearch {
                 scratch.accumulator = accumulator
             }
         }
-        let page = heap.sorted(by: precedes).dropFirst(offset)
+        var ranked = heap.sorted(by: precedes)
+        if exactness {
+            ranked = ExactnessOrder(words: words, layout: layout).reorder(ranked) { candidate in
+                snapshot.parts[Int(candidate.part)].segment.document(Int(candidate.document), decoder: decoder)
+            }
+        }
+        let page = ranked.dropFirst(offset).prefix(limit)
         let distanceFrom = sort.distancePoint ?? query.filter.flatMap(SegmentFilter.radiusCenter(in:))
         var buffer = TokenBuffer()
         let hits = page.map { hit(for: $0, distanceFrom: distanceFrom, buffer: &buffer) }
@@ -186,9 +198,72 @@ struct CollectionSearch {
                         }
                     }
                 }
+                for phrase in plan.alternatives[index] {
+                    recordSynonym(
+                        phrase, mark: mark, missing: missing, text: text, postings: postings,
+                        admission: index == 0 ? Admission(part: part, filter: filter, filterSet: filterSet, checkDeleted: checkDeleted) : nil,
+                        accumulator: &accumulator)
+                }
                 if index == 0, accumulator.touchedCount == 0 { return }
             }
         }
+    }
+
+    /// What the first word's documents must pass to be admitted (the typed words' loop's checks).
+    private struct Admission {
+        let part: CollectionSnapshot.Part
+        let filter: SegmentFilter?
+        let filterSet: DocumentSet?
+        let checkDeleted: Bool
+
+        func admits(_ d: UInt32, accumulator: Accumulator) -> Bool {
+            if let filterSet { return filterSet.contains(d) }
+            if accumulator.stamp[Int(d)] == accumulator.generation { return true }
+            if checkDeleted, part.deleted.contains(d) { return false }
+            return filter?.matches(d) ?? true
+        }
+    }
+
+    /// Records the documents holding every word of `phrase` (exactly: synonyms take no typo nor
+    /// prefix) as matches of word `mark`, each marked as found through a synonym, so a hit on the
+    /// typed words ranks first when all else is equal. A phrase's field weight is its lightest word's.
+    private func recordSynonym(
+        _ phrase: [[UInt16]], mark: UInt8, missing: UInt64, text: SegmentText, postings: UnsafeBufferPointer<UInt32>,
+        admission: Admission?, accumulator: inout Accumulator
+    ) {
+        var terms: [Int] = []
+        for units in phrase {
+            let range = text.dictionary.prefixRange(units)
+            guard let term = range.first, text.dictionary.termLength(term) == units.count else { return }
+            terms.append(term)
+        }
+        let base = CollectionRankKey.contribution(typos: 0, weight: 0, prefix: false) | 1 << CollectionRankKey.synonymShift
+        func record(_ d: UInt32, weight: UInt32) {
+            if let admission, !admission.admits(d, accumulator: accumulator) { return }
+            accumulator.record(d, word: mark, contribution: base | UInt64(weight) << CollectionRankKey.weightShift, missing: missing)
+        }
+        if terms.count == 1 {
+            for i in text.postingStarts[terms[0]]..<text.postingStarts[terms[0] + 1] {
+                record(postings[i] & SegmentText.documentMask, weight: postings[i] >> SegmentText.documentBits)
+            }
+            return
+        }
+        // A phrase: the documents of its first word, kept while each other word has them too.
+        var found: [UInt32: UInt32] = [:]
+        for (n, term) in terms.enumerated() {
+            var next: [UInt32: UInt32] = [:]
+            for i in text.postingStarts[term]..<text.postingStarts[term + 1] {
+                let d = postings[i] & SegmentText.documentMask, weight = postings[i] >> SegmentText.documentBits
+                if n == 0 {
+                    next[d] = weight
+                } else if let previous = found[d] {
+                    next[d] = max(previous, weight)
+                }
+            }
+            found = next
+            if found.isEmpty { return }
+        }
+        for (d, weight) in found.sorted(by: { $0.key < $1.key }) { record(d, weight: weight) }
     }
 
     /// The documents of `segment` passing the query's filter (`filter`, compiled for it), deleted
@@ -221,15 +296,16 @@ struct CollectionSearch {
         let d = Int(ranked.document)
         let body = segment.body(d)
         var highlight: [String: [[Int]]] = [:]
+        let highlightWords = plan.highlightWords
         if !words.isEmpty, let document = try? decoder.decode(body) {
             for (field, _) in layout.searched {
                 var ranges: [[Int]] = []
                 switch document.values[field] {
                 case .string(let text)?:
-                    ranges = Highlighter.ranges(in: text, words: words, earlyTypos: false, buffer: &buffer)
+                    ranges = Highlighter.ranges(in: text, words: highlightWords, earlyTypos: false, buffer: &buffer)
                 case .strings(let texts)?:
                     for (index, text) in texts.enumerated() {
-                        ranges += Highlighter.ranges(in: text, words: words, earlyTypos: false, buffer: &buffer).map { [index] + $0 }
+                        ranges += Highlighter.ranges(in: text, words: highlightWords, earlyTypos: false, buffer: &buffer).map { [index] + $0 }
                     }
                 default: break
                 }
@@ -250,11 +326,13 @@ struct CollectionSearch {
 /// The 64-bit ranking key of a document for a collection query, lower first (the layout
 /// `Accumulator` keeps): bits 60-63 words not matched; 54-59 typos; 46-53 the sum over words of
 /// the weight of the heaviest field each matched (0 = the first searched field); 42-45 words
-/// matched only as a prefix; 0-31 the document number (rank order within its segment).
+/// matched only as a prefix; 38-41 words matched only through a synonym; 0-31 the document
+/// number (rank order within its segment).
 enum CollectionRankKey {
     static let typoShift: UInt64 = RankKey.typoShift
     static let weightShift: UInt64 = 46
     static let prefixShift: UInt64 = 42
+    static let synonymShift: UInt64 = 38
 
     static func contribution(typos: Int, weight: UInt32, prefix: Bool) -> UInt64 {
         UInt64(typos) << typoShift | UInt64(weight) << weightShift | (prefix ? 1 << prefixShift : 0)

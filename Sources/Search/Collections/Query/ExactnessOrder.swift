@@ -1,0 +1,57 @@
+/// Breaks ties of the rank key among a text query's best candidates by how exactly a searched
+/// field holds the query (issue 28's collection rules: exactness before the rank field):
+/// first a field whose words are the query's words (each within its typo budget, the last as
+/// typed: a prefix if it is one), then a field that starts with them, then the rest, an earlier
+/// searched field first at the same level; among those, the shorter field that holds a query
+/// word first (fewer other words around the match).
+/// Ties left keep their order (the rank field, then the id).
+///
+/// The key cannot hold this (it is per field, not per word), so it is read from the documents of
+/// at most `pool` candidates: a tie larger than the pool is ordered within the pool only.
+struct ExactnessOrder {
+    /// Candidates examined beyond the page: enough for the ties a typed name has in practice,
+    /// few enough to stay a small part of a query's time (one document decode each).
+    static let pool = 48
+
+    let words: [QueryWord]
+    let layout: SchemaLayout
+
+    /// (level: 0 whole field, 1 field starts with the query, 2 other, times the searched fields,
+    /// plus the position of the first field at that level; words in the shortest field matching a
+    /// query word) for `document`.
+    func measure(_ document: CollectionDocument, buffer: inout TokenBuffer) -> (level: Int, length: Int) {
+        let fields = layout.searched.count
+        var level = 2 * fields, length = Int.max
+        for (position, (field, _)) in layout.searched.enumerated() {
+            let texts: [String]
+            switch document.values[field] {
+            case .string(let text)?: texts = [text]
+            case .strings(let list)?: texts = list
+            default: continue
+            }
+            for text in texts {
+                Normalizer.scan(text, into: &buffer)
+                let tokens = buffer.spans.map { buffer.units(of: $0) }
+                guard tokens.contains(where: { token in words.contains { $0.match(token) != nil } }) else { continue }
+                length = min(length, tokens.count)
+                if tokens.count >= words.count, zip(words, tokens).allSatisfy({ $0.match($1) != nil }) {
+                    level = min(level, (tokens.count == words.count ? 0 : 1) * fields + position)
+                }
+            }
+        }
+        return (level, length)
+    }
+
+    /// `ranked` (in key order) with each run of equal tiers ordered by `measure`, stably.
+    func reorder(_ ranked: [CollectionSearch.Ranked], document: (CollectionSearch.Ranked) -> CollectionDocument?) -> [CollectionSearch.Ranked] {
+        guard words.count > 0, ranked.count > 1 else { return ranked }
+        var buffer = TokenBuffer()
+        let keyed = ranked.enumerated().map { offset, candidate -> (tier: UInt64, level: Int, length: Int, offset: Int) in
+            let measured = document(candidate).map { measure($0, buffer: &buffer) } ?? (level: Int.max, length: Int.max)
+            return (candidate.tier, measured.level, measured.length, offset)
+        }
+        return keyed.sorted { a, b in
+            (a.tier, a.level, a.length, a.offset) < (b.tier, b.level, b.length, b.offset)
+        }.map { ranked[$0.offset] }
+    }
+}
