@@ -206,6 +206,36 @@ struct CollectionEndpointsTests {
         #expect(failedOnly.status == .ok && failedOnly.headerFields[WriteReceipt.sequenceField] == nil)  // nothing was written
     }
 
+    /// Each batch of an import is committed, then applied to the index as one write of its own,
+    /// before the next is committed: 5 lines in batches of 2 are 3 index writes, never one
+    /// per document nor batches run together (the index's merges depend on its writes' sizes).
+    @Test func eachImportBatchIsOneIndexWrite() async throws {
+        let service = try await Self.makeService { $0.importBatchSize = 2 }
+        let client = service.router.testClient()
+        _ = try await Self.send(client, .put, "/collections/shop", Self.schema)
+        let index = try service.collections.collection("shop").index
+        let before = index.version
+        let lines = (1...5).map { #"{"sku": "s\#($0)", "title": "Item \#($0)"}"# }
+        let imported = try await Self.send(client, .post, "/collections/shop/documents", lines.joined(separator: "\n"), type: "application/x-ndjson")
+        #expect(imported.status == .ok, "\(imported.text)")
+        #expect(index.version - before == 3)
+        #expect(index.count == 5)
+    }
+
+    /// In batches of 2 (a a | b c | a c | d): an id written again in the same batch, in the next
+    /// one (still being committed when it is counted: c) and in a later one (already in the
+    /// index: a) is created once and updated after; a second import of it is an update.
+    @Test func anIdWrittenAgainAcrossBatchesIsCreatedOnceThenUpdated() async throws {
+        let service = try await Self.makeService { $0.importBatchSize = 2 }
+        let client = service.router.testClient()
+        _ = try await Self.send(client, .put, "/collections/shop", Self.schema)
+        let lines = ["a", "a", "b", "c", "a", "c", "d"].map { #"{"sku": "\#($0)", "title": "Item"}"# }
+        let first = try json(try await Self.send(client, .post, "/collections/shop/documents", lines.joined(separator: "\n"), type: "application/x-ndjson"))
+        #expect(first["created"] as? Int == 4 && first["updated"] as? Int == 3, "\(first)")
+        let again = try json(try await Self.send(client, .post, "/collections/shop/documents", #"{"sku": "d", "title": "Item"}"#, type: "application/x-ndjson"))
+        #expect(again["created"] as? Int == 0 && again["updated"] as? Int == 1, "\(again)")
+    }
+
     /// Not a stream that stays empty: the name is checked as on the collection's other endpoints.
     @Test func theEventsOfACollectionThatDoesNotExistAreA404Problem() async throws {
         let events = try await client.execute(.get, "/events?collection=none", headerFields: [.authorization: "Bearer \(Self.key)"])

@@ -17,7 +17,7 @@ struct CollectionLimits: Sendable {
     /// Most distinct live queries per collection (`live.maxQueries`).
     var maxLiveQueries = 1_000
     /// Documents committed in one transaction by an import (`import.batchSize`).
-    var importBatch = 2_000
+    var importBatch = 8_192
     /// Largest import body, inflated (`import.maxBytes`).
     var importMaxBytes = 256 << 20
 }

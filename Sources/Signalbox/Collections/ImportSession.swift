@@ -37,7 +37,8 @@ actor ImportSession {
     private let decoder: CollectionDocumentDecoder
     private let batchSize: Int
     private let exists: @Sendable (String) -> Bool
-    /// Commits one batch durably and hands it to the index; returns the batch's last sequence number.
+    /// Commits one batch durably and applies it to the index, so that `exists` sees its ids once
+    /// it returns; returns the batch's last sequence number.
     private let commit: @Sendable ([CollectionDocument]) async throws -> Int64
     /// Returns once every change up to the given sequence number is applied (searchable).
     private let applied: @Sendable (Int64) async throws -> Void
@@ -46,7 +47,10 @@ actor ImportSession {
     private var csvBuilder: CSVDocumentBuilder?
     private var schema: CollectionSchema
     private var pending: [(line: Int, document: CollectionDocument)] = []
-    private var seen = Set<String>()
+    /// The ids of the batch still being committed, which `exists` may not see yet. Every batch
+    /// before it is applied (``flush()``), so `exists` answers for those: no set of every id of
+    /// the import (a million strings, held to the end).
+    private var committingIDs = Set<String>()
     /// The batch being committed and applied while the next one is parsed, and what it counts.
     private var committing: (task: Task<Int64, any Error>, counts: (created: Int, updated: Int))?
     private(set) var report = Report()
@@ -149,9 +153,12 @@ actor ImportSession {
         pending.removeAll(keepingCapacity: true)
         // A document written twice in one import is created once, then updated.
         var counts = (created: 0, updated: 0)
+        var ids = Set<String>(minimumCapacity: batch.count)
         for document in batch {
-            if seen.insert(document.id).inserted && !exists(document.id) { counts.created += 1 } else { counts.updated += 1 }
+            let isNew = ids.insert(document.id).inserted && !committingIDs.contains(document.id) && !exists(document.id)
+            if isNew { counts.created += 1 } else { counts.updated += 1 }
         }
+        committingIDs = ids
         let previous = committing
         let commit = self.commit
         committing = (

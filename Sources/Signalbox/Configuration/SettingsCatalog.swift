@@ -71,7 +71,7 @@ public enum SettingsCatalog {
             int("events.history", \.eventHistory, 0...1_000_000, defaults, "Change events kept for Last-Event-ID resumes"),
             int("import.maxBytes", \.importMaxBytes, 1...1 << 40, defaults,
                 "Largest import body (POST /collections/{name}/documents), inflated; 413 beyond"),
-            int("import.batchSize", \.importBatchSize, 1...1_000_000, defaults, "Documents an import commits in one transaction"),
+            int("import.batchSize", \.importBatchSize, 1...1_000_000, defaults, "Documents an import commits in one transaction and applies to the index as one write"),
             int("collections.max", \.collectionsMax, 0...100_000, defaults, "Most collections besides the built-in cities (409 beyond)"),
             int("collections.maxDocuments", \.collectionsMaxDocuments, 1...1 << 31, defaults,
                 "Most documents in one collection (409 beyond)"),

@@ -181,8 +181,8 @@ final class CollectionService: Sendable {
 
     // MARK: Imports
 
-    /// An import session for `name`: each batch is committed durably before the next, and applied
-    /// to the index behind the store by at most ``maxImportApplyLag`` documents; the import is
+    /// An import session for `name`: each batch is committed durably and applied to the index
+    /// (one index write) before the next is committed, while the next is parsed; the import is
     /// answered once all of it is applied (searchable).
     func importSession(_ name: String, format: ImportSession.Format) throws -> ImportSession {
         let collection = try collection(name)
@@ -199,19 +199,21 @@ final class CollectionService: Sendable {
                 if collection.index.count + unapplied + documents.count > limits.maxDocuments {
                     throw CollectionError.tooManyDocuments(collection: name, limit: limits.maxDocuments)
                 }
+                // One copy of each body, shared by the store's write and the applier's change.
+                let bodies = documents.map { Data($0.body) }
                 let first = try await store.commit(
-                    batch: documents.map { .upsert(collection: name, id: $0.id, body: Data($0.body)) })
-                let changes = documents.enumerated().map { offset, document in
+                    batch: zip(documents, bodies).map { .upsert(collection: name, id: $0.id, body: $1) })
+                let changes = zip(documents, bodies).enumerated().map { offset, pair in
                     ChangeApplier.Change(
-                        sequence: first + Int64(offset), collection: name, id: document.id, record: document, body: Data(document.body))
+                        sequence: first + Int64(offset), collection: name, id: pair.0.id, record: pair.0, body: pair.1)
                 }
                 let last = first + Int64(documents.count - 1)
                 offered.withLock { $0 = last }
                 applier.offer(changes)
-                // The index may lag: the applier then takes the batches that wait as one write
-                // (larger segments, fewer merges: half the CPU of applying 2,000 at a time), while
-                // the documents that wait stay bounded.
-                try await applier.applied(atLeast: last - Int64(Self.maxImportApplyLag), within: Self.batchApplyWait).value
+                // Applied before the next batch is committed, so each batch is one index write of
+                // its own size (not whatever waited: the index's merges depend on its writes' sizes,
+                // see `import.batchSize`), and the index trails the store by at most one batch.
+                try await applier.applied(atLeast: last, within: Self.batchApplyWait).value
                 return last
             },
             applied: { last in
@@ -219,9 +221,6 @@ final class CollectionService: Sendable {
                 try await applier.applied(atLeast: last, within: Self.batchApplyWait).value
             })
     }
-
-    /// Most documents of an import committed but not yet applied to the index.
-    static let maxImportApplyLag = 20_000
 
     /// The longest an import's batch may take to be applied on this replica before the import fails (503).
     static let batchApplyWait = RxTimeInterval.seconds(120)
