@@ -274,9 +274,10 @@ final class ChangeApplier: Sendable {
                 }
                 records.append(record)
             }
-            collection.apply(zip(changes, records).map { change, record in
-                record.map(CollectionChange.upsert) ?? CollectionChange.delete(id: change.id)
-            })
+            collection.apply(
+                zip(changes, records).map { change, record in
+                    record.map(CollectionChange.upsert) ?? CollectionChange.delete(id: change.id)
+                }, through: changes.last?.sequence)
         }
         guard publish else { return }
         for (offset, change) in changes.enumerated() {
@@ -293,7 +294,7 @@ final class ChangeApplier: Sendable {
         let kind: ChangeEvent.Kind
         if let body = change.body, let schema = try? CollectionSchema.decode(json: Array(body)) {
             kind = existed ? .collectionReplaced : .collectionCreated
-            collections.put(change.collection, schema: schema)
+            collections.put(change.collection, schema: schema, at: change.sequence)
         } else {
             kind = .collectionDeleted
             collections.remove(change.collection)

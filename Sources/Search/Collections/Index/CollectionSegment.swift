@@ -3,13 +3,15 @@
 /// declared field. Segments are built once and never change; a snapshot masks the documents
 /// replaced or deleted since.
 final class CollectionSegment: Sendable {
+    /// Names the segment's file once persisted (random: unique among a collection's segments).
+    let serial: UInt64
     let count: Int
     /// Id of each document, by number.
     let ids: [String]
-    private let idTable: IdTable
+    let idTable: IdTable
     /// Bodies in one arena (no array per document): body `d` ends at `bodyEnds[d]`.
-    private let bodyBytes: [UInt8]
-    private let bodyEnds: [Int]
+    let bodyBytes: [UInt8]
+    let bodyEnds: [Int]
     /// The rank value of each document (NaN when missing); empty when the schema has no rank.
     let ranks: [Double]
     let text: SegmentText
@@ -18,9 +20,26 @@ final class CollectionSegment: Sendable {
     /// The sets of the filters queries asked of this segment lately.
     let filterSets = FilterSetCache()
 
+    /// A segment as persisted (`CollectionSegment+File`), already checked.
+    init(
+        serial: UInt64, ids: [String], idTable: IdTable, bodyBytes: [UInt8], bodyEnds: [Int], ranks: [Double], text: SegmentText,
+        columns: [FieldColumn]
+    ) {
+        self.serial = serial
+        count = ids.count
+        self.ids = ids
+        self.idTable = idTable
+        self.bodyBytes = bodyBytes
+        self.bodyEnds = bodyEnds
+        self.ranks = ranks
+        self.text = text
+        self.columns = columns
+    }
+
     /// Indexes `documents` (ids unique; any order).
     init(_ unordered: [CollectionDocument], layout: SchemaLayout) {
         precondition(unordered.count <= SegmentText.maxDocuments, "a segment numbers at most 2^27 documents")
+        serial = UInt64.random(in: 1...UInt64.max)
         let rankOf: (CollectionDocument) -> Double = { document in
             guard let field = layout.rankField, case .number(let value)? = document.values[field] else { return .nan }
             return value
