@@ -209,8 +209,7 @@ import Testing
             let serial = UInt64(name.dropLast(".segment".count), radix: 16)!
             let foreign = segment.snapshot.parts[0].segment
             let forged = CollectionSegment(
-                serial: serial, ids: foreign.ids, idTable: foreign.idTable, bodyBytes: foreign.bodyBytes, bodyEnds: foreign.bodyEnds,
-                ranks: foreign.ranks, text: foreign.text, columns: foreign.columns)
+                serial: serial, ids: foreign.ids, idTable: foreign.idTable, bodies: foreign.bodies, ranks: foreign.ranks, text: foreign.text, columns: foreign.columns)
             try forged.write(to: directory + "/" + name)
             #expect(throws: IndexFileError.self) { try CollectionIndex.restore(from: directory) }
         }

@@ -207,6 +207,24 @@ public final class CollectionIndex: Sendable {
         return (snapshot.parts.flatMap(liveDocuments), snapshot.sequence)
     }
 
+    /// Serves the bodies of the segments named in `bodies` (by serial) from there: their saved
+    /// files, mapped, instead of memory.
+    func adoptBodies(_ bodies: [UInt64: SegmentBodies]) {
+        guard !bodies.isEmpty else { return }
+        writer.withLock { _ in
+            var next = snapshot
+            var changed = false
+            for (i, part) in next.parts.enumerated() {
+                guard let mapped = bodies[part.segment.serial], !part.segment.bodies.isMapped else { continue }
+                next.parts[i] = CollectionSnapshot.Part(part.segment.withBodies(mapped), deleted: part.deleted, deletedCount: part.deletedCount)
+                changed = true
+            }
+            guard changed else { return }
+            let swapped = next
+            current.withLock { $0 = swapped }
+        }
+    }
+
     /// Records that the index is current at `sequence` with no change of its own (a schema put
     /// that made it, say); never goes back.
     public func advance(to sequence: Int64) {

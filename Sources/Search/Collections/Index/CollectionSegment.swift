@@ -9,9 +9,7 @@ final class CollectionSegment: Sendable {
     /// Id of each document, by number.
     let ids: [String]
     let idTable: IdTable
-    /// Bodies in one arena (no array per document): body `d` ends at `bodyEnds[d]`.
-    let bodyBytes: [UInt8]
-    let bodyEnds: [Int]
+    let bodies: SegmentBodies
     /// The rank value of each document (NaN when missing); empty when the schema has no rank.
     let ranks: [Double]
     let text: SegmentText
@@ -22,15 +20,14 @@ final class CollectionSegment: Sendable {
 
     /// A segment as persisted (`CollectionSegment+File`), already checked.
     init(
-        serial: UInt64, ids: [String], idTable: IdTable, bodyBytes: [UInt8], bodyEnds: [Int], ranks: [Double], text: SegmentText,
+        serial: UInt64, ids: [String], idTable: IdTable, bodies: SegmentBodies, ranks: [Double], text: SegmentText,
         columns: [FieldColumn]
     ) {
         self.serial = serial
         count = ids.count
         self.ids = ids
         self.idTable = idTable
-        self.bodyBytes = bodyBytes
-        self.bodyEnds = bodyEnds
+        self.bodies = bodies
         self.ranks = ranks
         self.text = text
         self.columns = columns
@@ -64,8 +61,7 @@ final class CollectionSegment: Sendable {
             bytes.append(contentsOf: document.body)
             ends.append(bytes.count)
         }
-        bodyBytes = bytes
-        bodyEnds = ends
+        bodies = SegmentBodies(bytes: bytes, ends: ends)
         ranks = layout.rankField == nil ? [] : order.map { unorderedRanks[$0] }
         text = SegmentText(documents, layout: layout)
         columns = FieldColumn.build(documents, layout: layout)
@@ -94,7 +90,13 @@ final class CollectionSegment: Sendable {
     }
 
     func body(_ d: Int) -> [UInt8] {
-        Array(bodyBytes[(d == 0 ? 0 : bodyEnds[d - 1])..<bodyEnds[d]])
+        bodies.body(d)
+    }
+
+    /// This segment with its bodies read from `bodies` instead (its saved file's): everything
+    /// else shared, not copied.
+    func withBodies(_ bodies: SegmentBodies) -> CollectionSegment {
+        CollectionSegment(serial: serial, ids: ids, idTable: idTable, bodies: bodies, ranks: ranks, text: text, columns: columns)
     }
 
     /// Document `d` decoded again from its body (it was accepted with the same schema).

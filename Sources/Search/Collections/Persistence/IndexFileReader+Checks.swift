@@ -3,14 +3,16 @@
 /// written wrong still cannot make a query read out of bounds.
 extension IndexFileReader {
     /// `ends` ascending, each at most `limit`, and (with `last`) ending exactly there.
-    func checkEnds<Value: BinaryInteger>(_ ends: [Value], upTo limit: Int, endingAt last: Int? = nil, _ what: String) throws(IndexFileError) {
+    func checkEnds<Value: BinaryInteger>(
+        _ ends: some Collection<Value>, upTo limit: Int, endingAt last: Int? = nil, _ what: String
+    ) throws(IndexFileError) {
         var previous = 0
         for end in ends {
             let value = Int(end)
             guard value >= previous, value <= limit else { throw IndexFileError(.inconsistent, path: path, "\(what): \(value) out of order or past \(limit)") }
             previous = value
         }
-        if let last { try check((ends.last.map { Int($0) } ?? 0) == last, "\(what) ends at \(ends.last.map { Int($0) } ?? 0), not \(last)") }
+        if let last { try check(previous == last, "\(what) ends at \(previous), not \(last)") }
     }
 
     /// Every value below `limit`.

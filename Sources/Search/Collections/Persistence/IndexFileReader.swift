@@ -14,6 +14,8 @@ import Darwin
 /// the end is an error, never a read out of the file).
 final class IndexFileReader {
     let path: String
+    /// The mapping; arrays handed out as `MappedArray` keep it after the reader is gone.
+    let file: MappedFile
     private let base: UnsafeRawPointer
     private let size: Int
     /// Where the checksum starts: the end of the values.
@@ -33,15 +35,15 @@ final class IndexFileReader {
         size = Int(status.st_size)
         let minimum = IndexFileWriter.alignment * 2
         guard size >= minimum else { throw IndexFileError(.truncated, path: path, "\(size) bytes") }
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+        guard let file = MappedFile(descriptor: descriptor, size: size) else {
             throw IndexFileError(.io, path: path, "mmap: \(String(cString: strerror(errno)))")
         }
+        self.file = file
         // The whole file is read once for the checksum, and again for the copies: read ahead.
-        madvise(mapped, size, MADV_WILLNEED)
-        base = UnsafeRawPointer(mapped)
+        file.advise(0, size, MADV_WILLNEED)
+        base = file.base
         end = size - IndexFileWriter.alignment
         guard memcmp(base, magic, magic.count) == 0 else {
-            munmap(mapped, size)
             throw IndexFileError(.unknownFormat, path: path, "not an index file of this version")
         }
         let stored = base.loadUnaligned(fromByteOffset: end, as: UInt64.self).littleEndian
@@ -54,13 +56,8 @@ final class IndexFileReader {
             done += length
         }
         guard UInt64(checksum) == stored else {
-            munmap(mapped, size)
             throw IndexFileError(.corrupt, path: path, "checksum mismatch")
         }
-    }
-
-    deinit {
-        munmap(UnsafeMutableRawPointer(mutating: base), size)
     }
 
     /// Whether every value was read.
@@ -93,6 +90,19 @@ final class IndexFileReader {
             initialized = count
         }
         offset += length
+        offset += (IndexFileWriter.alignment - offset % IndexFileWriter.alignment) % IndexFileWriter.alignment
+        guard offset <= end else { throw IndexFileError(.truncated, path: path, "padding past the end") }
+        return array
+    }
+
+    /// An array of plain values left in the mapping (not copied), with `count` elements if given.
+    func mappedArray<Element: BitwiseCopyable>(of _: Element.Type, count expected: Int? = nil) throws(IndexFileError) -> MappedArray<Element> {
+        let stride = MemoryLayout<Element>.stride
+        let count = try count(atMost: (end - offset) / stride)
+        if let expected { try check(count == expected, "\(count) values where \(expected) belong") }
+        try check(offset % MemoryLayout<Element>.alignment == 0, "a misaligned array")
+        let array = MappedArray<Element>(file: file, offset: offset, count: count)
+        offset += count * stride
         offset += (IndexFileWriter.alignment - offset % IndexFileWriter.alignment) % IndexFileWriter.alignment
         guard offset <= end else { throw IndexFileError(.truncated, path: path, "padding past the end") }
         return array

@@ -52,6 +52,21 @@ struct IndexFileWriter {
         try append(array: array, counted: true)
     }
 
+    /// `count` values laid out in `raw`, as `append(array:)` writes them; returns where the
+    /// values start in the file.
+    @discardableResult
+    mutating func append(count: Int, raw: UnsafeRawBufferPointer) throws(IndexFileError) -> Int {
+        try append(UInt64(count))
+        let start = bytesWritten
+        try append(raw: raw)
+        let padding = (Self.alignment - bytesWritten % Self.alignment) % Self.alignment
+        if padding > 0 {
+            let zeros = [UInt8](repeating: 0, count: padding)
+            try zeros.withUnsafeBytes { bytes in Result { () throws(IndexFileError) in try append(raw: bytes) } }.get()
+        }
+        return start
+    }
+
     private mutating func append<Element: BitwiseCopyable>(array: [Element], counted: Bool) throws(IndexFileError) {
         if counted { try append(UInt64(array.count)) }
         // `withUnsafeBytes` rethrows untyped errors: the typed one travels in a Result.
