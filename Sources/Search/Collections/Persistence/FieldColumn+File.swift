@@ -45,9 +45,10 @@ extension FieldColumn {
             try reader.checkEnds(valueEnds, upTo: valueBytes.count, endingAt: valueBytes.count, "string values")
             let values = valueEnds.count
             let spellingBytes = try reader.bytes()
-            let spellingStarts = try reader.array(of: UInt32.self, count: values)
-            let spellingEnds = try reader.array(of: UInt32.self, count: values)
-            for v in 0..<values where spellingStarts[v] != .max {
+            let spellingStarts = try reader.array(of: UInt32.self)
+            let spellingEnds = try reader.array(of: UInt32.self, count: spellingStarts.count)
+            try reader.check(spellingStarts.count == values || (spellingStarts.isEmpty && spellingBytes.isEmpty), "spellings")
+            for v in 0..<spellingStarts.count where spellingStarts[v] != .max {
                 try reader.check(spellingStarts[v] <= spellingEnds[v] && Int(spellingEnds[v]) <= spellingBytes.count, "a spelling out of bounds")
             }
             let valueDocuments = try reader.array(of: UInt32.self)
