@@ -148,6 +148,12 @@ struct PersistedIndexTests {
         }
         let listed = try await send(service, .get, "/collections/shop")
         answers.append("summary: \(listed.status.code) " + String(decoding: listed.body, as: UTF8.self))
+        // The built-in cities' collection (its index is saved too, under the base data's digest).
+        for query in ["q=", "q=ly", "q=&facets=countryCode"] {
+            let response = try await send(service, .get, "/collections/cities/search?" + query)
+            let json = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+            answers.append("cities \(query): \(response.status.code) \(json?["total"] ?? "") \((json?["hits"] as? [[String: Any]])?.compactMap { $0["id"] } ?? [])")
+        }
         return answers
     }
 
@@ -157,6 +163,7 @@ struct PersistedIndexTests {
     func expectRestartAnswersAsAFreshBuild(loaded expectedLoaded: Int?, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int {
         let restarted = try await start()
         #expect(restarted.collectionIndexesLoaded == expectedLoaded ?? restarted.collectionIndexesLoaded, sourceLocation: sourceLocation)
+        #expect(restarted.citiesIndexLoaded, sourceLocation: sourceLocation)
         let fresh = try await start(persist: false)
         #expect(fresh.collectionIndexesLoaded == 0, sourceLocation: sourceLocation)
         let (a, b) = (try await Self.answers(restarted), try await Self.answers(fresh))
@@ -188,12 +195,16 @@ struct PersistedIndexTests {
         let first = try await start()
         try #require(try await Self.send(first, .put, "/collections/shop", Self.schema).status == .created)
         try await Self.write(first, rounds: 30, schemaChanges: false, &random)
+        try #require(try await Self.send(first, .put, "/documents/100", #"{"id": "100", "name": "Lyon", "rank": 500000}"#).status == .noContent)
         await first.shutdown()
-        // More writes, then no shutdown: as after a crash, the saved index is older than the store.
+        // More writes, then no shutdown: as after a crash, the saved indexes are older than the store.
         let second = try await start()
         #expect(second.collectionIndexesLoaded == 1)
+        #expect(second.citiesIndexLoaded)
         for sku in 0..<50 { try await Self.send(second, .put, "/collections/shop/documents/\(sku)", Self.document(sku, &random)) }
         try await Self.send(second, .delete, "/collections/shop/documents/7")
+        try #require(try await Self.send(second, .put, "/documents/101", #"{"id": "101", "name": "Lyons", "rank": 400000}"#).status == .noContent)
+        try #require(try await Self.send(second, .delete, "/documents/2988507").status == .noContent)
         second.persistedIndexes?.release()
         try await expectRestartAnswersAsAFreshBuild(loaded: 1)
     }
@@ -241,6 +252,35 @@ struct PersistedIndexTests {
         #expect(try await Self.send(second, .get, "/collections/shop").status == .notFound)
         await second.shutdown()
         #expect(!FileManager.default.fileExists(atPath: indexDirectory + "/shop"))
+    }
+
+    @Test func anEmptyIndexDirectoryTurnsPersistenceOff() async throws {
+        let settings = try await SettingsLoader.load(configFile: nil, environment: ["SIGNALBOX_INDEX_DIRECTORY": ""])
+        #expect(settings.indexDirectory == "")
+        #expect(PersistedIndexes.directory(for: settings) == nil)
+        #expect(PersistedIndexes.directory(for: Settings()) == "signalbox.sqlite.index")
+        var postgres = Settings()
+        postgres.storePath = "postgres://u@localhost:5432/db"
+        postgres.port = 8081
+        #expect(PersistedIndexes.directory(for: postgres) == "signalbox-index-8081")
+        postgres.port = 0
+        #expect(PersistedIndexes.directory(for: postgres) == nil)
+    }
+
+    @Test func aCitiesIndexOfOtherBaseDataIsNotUsed() async throws {
+        let first = try await start()
+        await first.shutdown()
+        let second = try await start()
+        #expect(second.citiesIndexLoaded)
+        await second.shutdown()
+        // Another data set under the same store: the saved cities index must not be taken.
+        try Data(#"{"id": "1", "name": "Lisbon", "rank": 500000}"#.utf8 + [10]).write(to: directory.appendingPathComponent("other.ndjson"))
+        let other = try await start { $0.dataPath = directory.appendingPathComponent("other.ndjson").path }
+        #expect(other.persistedIndexes != nil)
+        #expect(!other.citiesIndexLoaded)
+        let found = try await Self.send(other, .get, "/collections/cities/search?q=lis")
+        #expect(String(decoding: found.body, as: UTF8.self).contains("Lisbon"))
+        await other.shutdown()
     }
 
     @Test func oneDirectoryServesOneProcessAtATime() async throws {

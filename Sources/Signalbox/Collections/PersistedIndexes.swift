@@ -29,6 +29,9 @@ final class PersistedIndexes: Sendable {
     }
 
     let directory: String
+    /// The digest of the base data set: the built-in cities' index is saved under the store's
+    /// epoch and this (``citiesEpoch(_:)``), so another data set never loads it.
+    let baseDigest: String
     private let logger: Logger
     /// What each collection's folder holds now: the index object and its version when saved.
     private let saved = Locked<[String: (index: ObjectIdentifier, version: UInt64)]>([:])
@@ -46,7 +49,7 @@ final class PersistedIndexes: Sendable {
     }
 
     /// Takes `directory` (created if needed); nil when it cannot be made or another process holds it.
-    init?(directory: String, logger: Logger) {
+    init?(directory: String, baseDigest: String = "", logger: Logger) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -62,6 +65,7 @@ final class PersistedIndexes: Sendable {
             return nil
         }
         self.directory = directory
+        self.baseDigest = baseDigest
         self.logger = logger
         lockDescriptor = Locked(descriptor)
     }
@@ -79,6 +83,9 @@ final class PersistedIndexes: Sendable {
     }
 
     private func folder(_ collection: String) -> String { directory + "/" + collection }
+
+    /// What the built-in cities' saved index is marked with, in a store of `epoch`.
+    func citiesEpoch(_ epoch: String) -> String { epoch + "/" + baseDigest }
 
     /// Every collection's saved index that loads; those that do not are logged (and rebuilt by the caller).
     func loadAll() -> [String: Loaded] {
@@ -132,7 +139,7 @@ final class PersistedIndexes: Sendable {
     private func saveNow(_ collections: [ServedCollection], epoch: String) {
         guard lockDescriptor.withLock({ $0 >= 0 }) else { return }
         var served = Set<String>()
-        for collection in collections where !collection.isBuiltIn {
+        for collection in collections {
             served.insert(collection.name)
             // A schema's index being built: the serving one is under the old schema; saved once it takes over.
             guard !collection.isRebuilding else { continue }
@@ -141,7 +148,7 @@ final class PersistedIndexes: Sendable {
             guard saved.withLock({ $0[collection.name].map { $0 != current } ?? true }) else { continue }
             let started = ContinuousClock.now
             do {
-                let result = try index.save(to: folder(collection.name), epoch: epoch)
+                let result = try index.save(to: folder(collection.name), epoch: collection.isBuiltIn ? citiesEpoch(epoch) : epoch)
                 saved.withLock { $0[collection.name] = current }
                 logger.info(
                     "collection index saved",

@@ -71,7 +71,8 @@ public enum SettingsCatalog {
             int("events.history", \.eventHistory, 0...1_000_000, defaults, "Change events kept for Last-Event-ID resumes"),
             optionalString("index.directory", \.indexDirectory,
                            "Directory of the collections' persisted indexes, loaded at start instead of rebuilt (default: STORE.index beside "
-                           + "a SQLite store; signalbox-index-PORT in the working directory on PostgreSQL; empty: off)"),
+                           + "a SQLite store; signalbox-index-PORT in the working directory on PostgreSQL; empty: off)",
+                           keepingEmpty: true),
             number("index.saveInterval", \.indexSaveInterval, 0...86_400, defaults,
                    "Seconds between saves of the collections' indexes that changed (also saved at shutdown; 0: only then)",
                    reloadable: false),
@@ -208,13 +209,15 @@ public enum SettingsCatalog {
     }
 
     /// Absent or empty is none.
+    /// `keepingEmpty`: an empty value is kept as given (it means something: "off"), not read as unset.
     static func optionalString(
-        _ key: String, _ path: WritableKeyPath<Settings, String?> & Sendable, _ summary: String, reloadable: Bool = false
+        _ key: String, _ path: WritableKeyPath<Settings, String?> & Sendable, _ summary: String, reloadable: Bool = false,
+        keepingEmpty: Bool = false
     ) -> SettingDescriptor {
         setting(key, path, summary, kind: .string, reloadable: reloadable, defaultText: "(none)", defaultContent: nil) {
             reader, settings in
             let found = try reader.string(key)
-            settings[keyPath: path] = (found?.isEmpty ?? true) ? nil : found
+            settings[keyPath: path] = (found?.isEmpty ?? true) && !(keepingEmpty && found != nil) ? nil : found
         }
     }
 

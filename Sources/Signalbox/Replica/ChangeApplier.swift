@@ -316,7 +316,9 @@ final class ChangeApplier: Sendable {
         }
         index.apply(changes.map { (id: $0.id, document: $0.document) })
         if let cities = collections.named(citiesCollection) {
-            cities.apply(changes.map { change in change.document.map { .upsert(CitiesCollection.document($0)) } ?? .delete(id: change.id) })
+            cities.apply(
+                changes.map { change in change.document.map { .upsert(CitiesCollection.document($0)) } ?? .delete(id: change.id) },
+                through: changes.last?.sequence)
         }
         for event in events {
             lookups.apply(event)

@@ -41,6 +41,8 @@ public final class SignalboxService: Sendable {
     let persistedIndexes: PersistedIndexes?
     /// How many collections started from their persisted index (the others were built from the store).
     let collectionIndexesLoaded: Int
+    /// Whether the cities' collection index was loaded (saved from the same base data and store).
+    let citiesIndexLoaded: Bool
     private let catalog: CollectionCatalog
     private let epoch: String
     /// The periodic save of the persisted indexes (`index.saveInterval`).
@@ -50,7 +52,9 @@ public final class SignalboxService: Sendable {
     /// store), applies its snapshot and builds the index.
     public convenience init(settings: Settings, logger: Logger = Logger(label: "signalbox")) async throws {
         let started = ContinuousClock.now
-        let base = try BaseData.load(path: settings.dataPath, withDigest: PostgresURL.isPostgres(settings.storePath))
+        let indexDirectory = PersistedIndexes.directory(for: settings)
+        // The digest names the base data a saved cities index was built from (and a cluster's).
+        let base = try BaseData.load(path: settings.dataPath, withDigest: PostgresURL.isPostgres(settings.storePath) || indexDirectory != nil)
         let store: any DocumentStore
         if PostgresURL.isPostgres(settings.storePath) {
             let url: PostgresURL
@@ -67,7 +71,7 @@ public final class SignalboxService: Sendable {
             store = try SQLiteStore(path: settings.storePath, history: settings.eventHistory)
         }
         // The collections' persisted indexes first: the store then reads only what was written since.
-        let persisted = PersistedIndexes.directory(for: settings).flatMap { PersistedIndexes(directory: $0, logger: logger) }
+        let persisted = indexDirectory.flatMap { PersistedIndexes(directory: $0, baseDigest: base.digest, logger: logger) }
         let loaded = persisted?.loadAll() ?? [:]
         let snapshot = try await store.snapshot(
             reusing: loaded.mapValues { IndexCoverage(sequence: $0.index.sequence, schema: $0.index.schema, epoch: $0.epoch) })
@@ -108,8 +112,11 @@ public final class SignalboxService: Sendable {
                 let index = SearchIndex(documents: cities)
                 built.withLock { $0.0 = index }
             case 1:
-                // The cities are a collection too (filters, facets, geo), served from the same documents.
-                let index = CitiesCollection.index(cities)
+                // The cities are a collection too (filters, facets, geo), served from the same documents:
+                // loaded when saved from the same base data and store, built otherwise.
+                let index =
+                    persisted.flatMap { CitiesIndex.load(loaded[citiesCollection], persisted: $0, snapshot: snapshot) }
+                    ?? CitiesCollection.index(cities, sequence: snapshot.head)
                 built.withLock { $0.1 = index }
             default:
                 let collections = CollectionLoader.load(snapshot, persisted: loaded, maxLiveQueries: maxLiveQueries)
@@ -125,10 +132,13 @@ public final class SignalboxService: Sendable {
             catalog.serve(collection)
         }
         self.catalog = catalog
+        let citiesLoaded = loaded[citiesCollection].map { $0.index === citiesIndex } ?? false
         persistedIndexes = persisted
         collectionIndexesLoaded = snapshot.covered.keys.filter { loaded[$0] != nil }.count
+        citiesIndexLoaded = citiesLoaded
         epoch = snapshot.epoch
-        if let persisted, !stored.rebuilt.isEmpty || stored.collections.contains(where: { $0.index.version > 0 }) {
+        let caughtUp = citiesIndex.version > 0 || stored.collections.contains(where: { $0.index.version > 0 })
+        if let persisted, !stored.rebuilt.isEmpty || !citiesLoaded || caughtUp {
             // Built from the store, or caught up: saved now, so that the next start loads it.
             logger.info("saving collection indexes built at start", metadata: ["rebuilt": "\(stored.rebuilt.joined(separator: ","))"])
             persisted.saveChanged({ catalog.all }, epoch: snapshot.epoch)

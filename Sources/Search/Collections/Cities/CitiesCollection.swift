@@ -48,8 +48,8 @@ public enum CitiesCollection {
         return CollectionDocument(id: city.id, values: values, body: writer.finish())
     }
 
-    /// A collection index of `cities`.
-    public static func index(_ cities: [Document]) -> CollectionIndex {
-        CollectionIndex(schema: schema, documents: cities.map(document))
+    /// A collection index of `cities`, current at the store's `sequence`.
+    public static func index(_ cities: [Document], sequence: Int64 = 0) -> CollectionIndex {
+        CollectionIndex(schema: schema, documents: cities.map(document), sequence: sequence)
     }
 }
