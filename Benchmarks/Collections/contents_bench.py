@@ -121,9 +121,15 @@ def value_bytes(lines):
 
 def peak_kib(srv):
     """VmHWM: the process's peak resident memory so far."""
+    return status_kib(srv, "VmHWM")
+
+
+def status_kib(srv, field):
+    """A field of /proc/PID/status in KiB: VmRSS, VmHWM, RssAnon (the process's own memory), RssFile
+    (pages of mapped files, such as the index's saved segments: the kernel's to take back)."""
     with open(f"/proc/{srv.pid}/status") as status:
         for line in status:
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
 
@@ -146,7 +152,8 @@ def print_memory(lines, before, after_import, after, peak):
 
 
 def move_store(source, destination):
-    """Moves a SQLite store (and its -wal, -shm files) from `source` to `destination`."""
-    for suffix in ("", "-wal", "-shm"):
+    """Moves a SQLite store (its -wal, -shm files, and its saved collection indexes, STORE.index) from
+    `source` to `destination`."""
+    for suffix in ("", "-wal", "-shm", ".index"):
         if os.path.exists(source + suffix):
             shutil.move(source + suffix, destination + suffix)

@@ -16,8 +16,10 @@ final class ServedCollection: Sendable {
         var decoder: CollectionDocumentDecoder
         /// The index serving searches (built under `schema` unless a rebuild is under way).
         var index: CollectionIndex
-        /// Writes applied while a rebuild runs, to replay into the new index: (id, body or nil).
+        /// Writes applied while a rebuild runs, to replay into the new index: (id, body or nil),
+        /// and the store's sequence number of the latest.
         var journal: [(id: String, body: [UInt8]?)]?
+        var journalSequence: Int64 = 0
         /// Bumped by each rebuild, so an older rebuild that finishes late does not take over.
         var generation = 0
         /// The synonyms and stop words queries apply, as put and compiled (`QueryRules`).
@@ -78,7 +80,9 @@ final class ServedCollection: Sendable {
     var isRebuilding: Bool { state.withLock { $0.journal != nil } }
 
     /// Applies a batch of writes to the serving index, then tells the live queries they concern.
-    func apply(_ changes: [CollectionChange]) {
+    /// `sequence`: the store's sequence number of the last of them (what a persisted copy of the
+    /// index is current at; nil for writes that are not stored).
+    func apply(_ changes: [CollectionChange], through sequence: Int64? = nil) {
         let (index, schema) = state.withLock { state -> (CollectionIndex, CollectionSchema) in
             if state.journal != nil {
                 for change in changes {
@@ -87,6 +91,7 @@ final class ServedCollection: Sendable {
                     case .delete(let id): state.journal?.append((id, nil))
                     }
                 }
+                if let sequence { state.journalSequence = max(state.journalSequence, sequence) }
             }
             return (state.index, state.index.schema)
         }
@@ -96,32 +101,36 @@ final class ServedCollection: Sendable {
             let decoder = CollectionDocumentDecoder(schema: schema)
             return (try? decoder.decode(document.body)).map(CollectionChange.upsert) ?? .delete(id: document.id)
         }
-        let outcomes = index.apply(fitted)
+        let outcomes = index.apply(fitted, through: sequence)
         lookups.refresh(after: outcomes, schema: schema)
     }
 
     /// Takes `schema` for every write from now on and builds its index in the background
     /// from the documents served now; the new index takes over once it has every write.
-    func rebuild(under schema: CollectionSchema) {
+    /// `sequence`: the store's sequence number of the schema's put.
+    func rebuild(under schema: CollectionSchema, at sequence: Int64 = 0) {
         // The journal starts with the snapshot read below: writes after this point are replayed.
         let (serving, generation) = state.withLock { state -> (CollectionIndex, Int) in
             state.schema = schema
             state.decoder = CollectionDocumentDecoder(schema: schema)
             state.journal = []
+            state.journalSequence = sequence
             state.generation += 1
             return (state.index, state.generation)
         }
         DispatchQueue.global().async { [self] in
             // Read outside the lock (writes go on meanwhile; the journal has them).
-            let documents = serving.allDocuments()
+            let (documents, servedSequence) = serving.allDocumentsWithSequence()
             let decoder = CollectionDocumentDecoder(schema: schema)
-            let rebuilt = CollectionIndex(schema: schema, documents: documents.compactMap { try? decoder.decode($0.body) })
+            let rebuilt = CollectionIndex(
+                schema: schema, documents: documents.compactMap { try? decoder.decode($0.body) }, sequence: max(sequence, servedSequence))
             state.withLock { state in
                 guard state.generation == generation, let journal = state.journal else { return }
                 // Under the lock: no write lands between the replay and the swap.
-                _ = rebuilt.apply(journal.map { id, body in
-                    body.flatMap { try? decoder.decode($0) }.map(CollectionChange.upsert) ?? .delete(id: id)
-                })
+                _ = rebuilt.apply(
+                    journal.map { id, body in
+                        body.flatMap { try? decoder.decode($0) }.map(CollectionChange.upsert) ?? .delete(id: id)
+                    }, through: state.journalSequence)
                 state.index = rebuilt
                 state.journal = nil
             }
@@ -176,12 +185,13 @@ final class CollectionCatalog: Sendable {
         collections.withLock { $0[collection.name] = collection }
     }
 
-    /// Creates the collection `name` (empty) or rebuilds the existing one under `schema`.
-    func put(_ name: String, schema: CollectionSchema) {
+    /// Creates the collection `name` (empty) or rebuilds the existing one under `schema`;
+    /// `sequence`: the store's sequence number of the schema's put.
+    func put(_ name: String, schema: CollectionSchema, at sequence: Int64 = 0) {
         if let existing = named(name) {
-            existing.rebuild(under: schema)
+            existing.rebuild(under: schema, at: sequence)
         } else {
-            serve(ServedCollection(name: name, schema: schema, index: CollectionIndex(schema: schema)))
+            serve(ServedCollection(name: name, schema: schema, index: CollectionIndex(schema: schema, sequence: sequence)))
         }
     }
 

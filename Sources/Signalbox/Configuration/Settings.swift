@@ -35,6 +35,13 @@ public struct Settings: Sendable, Equatable {
     public var maxBodyBytes = 1024 * 1024
     /// Change events kept for `Last-Event-ID` resumes.
     public var eventHistory = 1024
+    /// Directory of the collections' persisted indexes (a folder of segment files each), so that
+    /// a start loads them instead of rebuilding: nil is beside a SQLite store (`STORE.index`), or
+    /// `signalbox-index-PORT` in the working directory on PostgreSQL (each replica its own).
+    public var indexDirectory: String?
+    /// Seconds between saves of the indexes that changed (they are saved at shutdown too, and
+    /// after a start that had to build one); 0 saves only then.
+    public var indexSaveInterval = 60.0
     /// Largest import body (`POST /collections/{name}/documents`), inflated (413 beyond).
     public var importMaxBytes = 256 << 20
     /// Documents an import commits in one transaction, and applies to the index as one write.

@@ -69,6 +69,13 @@ public enum SettingsCatalog {
             int("http.maxHeaderFields", \.maxHeaderFields, 1...10_000, defaults, "Most header fields (431 beyond)"),
             int("http.maxBodyBytes", \.maxBodyBytes, 0...1 << 30, defaults, "Largest request body (413 beyond)"),
             int("events.history", \.eventHistory, 0...1_000_000, defaults, "Change events kept for Last-Event-ID resumes"),
+            optionalString("index.directory", \.indexDirectory,
+                           "Directory of the collections' persisted indexes, loaded at start instead of rebuilt (default: STORE.index beside "
+                           + "a SQLite store; signalbox-index-PORT in the working directory on PostgreSQL; empty: off)",
+                           keepingEmpty: true),
+            number("index.saveInterval", \.indexSaveInterval, 0...86_400, defaults,
+                   "Seconds between saves of the collections' indexes that changed (also saved at shutdown; 0: only then)",
+                   reloadable: false),
             int("import.maxBytes", \.importMaxBytes, 1...1 << 40, defaults,
                 "Largest import body (POST /collections/{name}/documents), inflated; 413 beyond"),
             int("import.batchSize", \.importBatchSize, 1...1_000_000, defaults, "Documents an import commits in one transaction and applies to the index as one write"),
@@ -207,13 +214,15 @@ public enum SettingsCatalog {
     }
 
     /// Absent or empty is none.
+    /// `keepingEmpty`: an empty value is kept as given (it means something: "off"), not read as unset.
     static func optionalString(
-        _ key: String, _ path: WritableKeyPath<Settings, String?> & Sendable, _ summary: String, reloadable: Bool = false
+        _ key: String, _ path: WritableKeyPath<Settings, String?> & Sendable, _ summary: String, reloadable: Bool = false,
+        keepingEmpty: Bool = false
     ) -> SettingDescriptor {
         setting(key, path, summary, kind: .string, reloadable: reloadable, defaultText: "(none)", defaultContent: nil) {
             reader, settings in
             let found = try reader.string(key)
-            settings[keyPath: path] = (found?.isEmpty ?? true) ? nil : found
+            settings[keyPath: path] = (found?.isEmpty ?? true) && !(keepingEmpty && found != nil) ? nil : found
         }
     }
 
@@ -232,11 +241,11 @@ public enum SettingsCatalog {
     /// A number that may be 0 (unlike ``seconds(_:_:_:_:reloadable:)``).
     static func number(
         _ key: String, _ path: WritableKeyPath<Settings, Double> & Sendable, _ range: ClosedRange<Double>,
-        _ defaults: Settings, _ summary: String
+        _ defaults: Settings, _ summary: String, reloadable: Bool = true
     ) -> SettingDescriptor {
         let value = defaults[keyPath: path]
         return setting(
-            key, path, summary, kind: .number, reloadable: true, defaultText: "\(value)", defaultContent: .double(value)
+            key, path, summary, kind: .number, reloadable: reloadable, defaultText: "\(value)", defaultContent: .double(value)
         ) { reader, settings in
             let found = try reader.double(key) ?? value
             guard found.isFinite, range.contains(found) else {

@@ -326,9 +326,10 @@ final class ChangeApplier: Sendable {
                 }
                 records.append(record)
             }
-            collection.apply(zip(changes, records).map { change, record in
-                record.map(CollectionChange.upsert) ?? CollectionChange.delete(id: change.id)
-            })
+            collection.apply(
+                zip(changes, records).map { change, record in
+                    record.map(CollectionChange.upsert) ?? CollectionChange.delete(id: change.id)
+                }, through: changes.last?.sequence)
         }
         guard publish else { return }
         for (offset, change) in changes.enumerated() {
@@ -345,7 +346,7 @@ final class ChangeApplier: Sendable {
         let kind: ChangeEvent.Kind
         if let body = change.body, let schema = try? CollectionSchema.decode(json: Array(body)) {
             kind = existed ? .collectionReplaced : .collectionCreated
-            collections.put(change.collection, schema: schema)
+            collections.put(change.collection, schema: schema, at: change.sequence)
         } else {
             kind = .collectionDeleted
             collections.remove(change.collection)
@@ -367,7 +368,9 @@ final class ChangeApplier: Sendable {
         }
         index.apply(changes.map { (id: $0.id, document: $0.document) })
         if let cities = collections.named(citiesCollection) {
-            cities.apply(changes.map { change in change.document.map { .upsert(CitiesCollection.document($0)) } ?? .delete(id: change.id) })
+            cities.apply(
+                changes.map { change in change.document.map { .upsert(CitiesCollection.document($0)) } ?? .delete(id: change.id) },
+                through: changes.last?.sequence)
         }
         for event in events {
             lookups.apply(event)

@@ -25,6 +25,7 @@ public enum ServiceRunner {
 
     private static func serve(_ settings: Settings, source: SettingsSource) async throws {
         let logger = Logger(label: "signalbox")
+        LargeAllocations.returnToTheSystemWhenFreed()
         let service = try await SignalboxService(settings: settings, logger: logger)
         try await service.catchUp()  // a cluster replica serves only once it has every change
         try service.start()  // the HTTP layer logs the address it listens on

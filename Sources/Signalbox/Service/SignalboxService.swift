@@ -37,12 +37,24 @@ public final class SignalboxService: Sendable {
     let drainStep = BehaviorRelay(value: DrainStep.serving)
     private let notReadyPeriod = NotReadyPeriod()
     private let shutdownBegun = Locked(false)
+    /// The collections' indexes on disk for the next start; nil when off.
+    let persistedIndexes: PersistedIndexes?
+    /// How many collections started from their persisted index (the others were built from the store).
+    let collectionIndexesLoaded: Int
+    /// Whether the cities' collection index was loaded (saved from the same base data and store).
+    let citiesIndexLoaded: Bool
+    private let catalog: CollectionCatalog
+    private let epoch: String
+    /// The periodic save of the persisted indexes (`index.saveInterval`).
+    private let indexSaves = SerialDisposable()
 
     /// Loads the base data set, opens the store (SQLite, or PostgreSQL for a `postgres://`
     /// store), applies its snapshot and builds the index.
     public convenience init(settings: Settings, logger: Logger = Logger(label: "signalbox")) async throws {
         let started = ContinuousClock.now
-        let base = try BaseData.load(path: settings.dataPath, withDigest: PostgresURL.isPostgres(settings.storePath))
+        let indexDirectory = PersistedIndexes.directory(for: settings)
+        // The digest names the base data a saved cities index was built from (and a cluster's).
+        let base = try BaseData.load(path: settings.dataPath, withDigest: PostgresURL.isPostgres(settings.storePath) || indexDirectory != nil)
         let store: any DocumentStore
         if PostgresURL.isPostgres(settings.storePath) {
             let url: PostgresURL
@@ -58,17 +70,28 @@ public final class SignalboxService: Sendable {
         } else {
             store = try SQLiteStore(path: settings.storePath, history: settings.eventHistory)
         }
-        let snapshot = try await store.snapshot()
-        try self.init(settings: settings, logger: logger, base: base.documents, store: store, snapshot: snapshot)
+        // The collections' persisted indexes first: the store then reads only what was written since.
+        let persisted = indexDirectory.flatMap { PersistedIndexes(directory: $0, baseDigest: base.digest, logger: logger) }
+        let loaded = persisted?.loadAll() ?? [:]
+        let snapshot = try await store.snapshot(
+            reusing: loaded.mapValues { IndexCoverage(sequence: $0.index.sequence, schema: $0.index.schema, epoch: $0.epoch) })
+        try self.init(
+            settings: settings, logger: logger, base: base.documents, store: store, snapshot: snapshot, persisted: persisted, loaded: loaded)
         logger.info(
             "data loaded",
             metadata: [
                 "documents": "\(index.count)", "stored_changes": "\(snapshot.documents.count)", "head": "\(snapshot.head)",
+                "collection_indexes_loaded": "\(snapshot.covered.count)",
                 "source": "\(settings.dataPath ?? "embedded GeoNames cities")", "took": "\(ContinuousClock.now - started)",
             ])
     }
 
-    init(settings: Settings, logger: Logger, base: [Document], store: any DocumentStore, snapshot: StoreSnapshot) throws {
+    /// `persisted`: where the collections' indexes are saved (nil: not saved); `loaded`: those
+    /// loaded from there, used for the collections the snapshot covers (`StoreSnapshot.covered`).
+    init(
+        settings: Settings, logger: Logger, base: [Document], store: any DocumentStore, snapshot: StoreSnapshot,
+        persisted: PersistedIndexes? = nil, loaded: [String: PersistedIndexes.Loaded] = [:]
+    ) throws {
         PrometheusExporter.bootstrap()
         self.logger = logger
         self.store = store
@@ -82,18 +105,21 @@ public final class SignalboxService: Sendable {
         // The cities' two indexes and the stored collections are built side by side: each has
         // serial stretches (sorts, dictionaries) that leave a core idle.
         let maxLiveQueries = settings.collectionLimits.maxLiveQueries
-        let built = Locked<(SearchIndex?, CollectionIndex?, [ServedCollection])>((nil, nil, []))
+        let built = Locked<(SearchIndex?, CollectionIndex?, (collections: [ServedCollection], rebuilt: [String]))>((nil, nil, ([], [])))
         DispatchQueue.concurrentPerform(iterations: 3) { part in
             switch part {
             case 0:
                 let index = SearchIndex(documents: cities)
                 built.withLock { $0.0 = index }
             case 1:
-                // The cities are a collection too (filters, facets, geo), served from the same documents.
-                let index = CitiesCollection.index(cities)
+                // The cities are a collection too (filters, facets, geo), served from the same documents:
+                // loaded when saved from the same base data and store, built otherwise.
+                let index =
+                    persisted.flatMap { CitiesIndex.load(loaded[citiesCollection], persisted: $0, snapshot: snapshot) }
+                    ?? CitiesCollection.index(cities, sequence: snapshot.head)
                 built.withLock { $0.1 = index }
             default:
-                let collections = CollectionLoader.load(snapshot, maxLiveQueries: maxLiveQueries)
+                let collections = CollectionLoader.load(snapshot, persisted: loaded, maxLiveQueries: maxLiveQueries)
                 built.withLock { $0.2 = collections }
             }
         }
@@ -102,10 +128,22 @@ public final class SignalboxService: Sendable {
         let catalog = CollectionCatalog()
         catalog.serve(ServedCollection(
             name: citiesCollection, schema: CitiesCollection.schema, index: citiesIndex, isBuiltIn: true, maxLiveQueries: maxLiveQueries))
-        for collection in stored {
+        for collection in stored.collections {
             catalog.serve(collection)
         }
         TextSettingsDocuments.load(snapshot.documents, into: catalog)
+        self.catalog = catalog
+        let citiesLoaded = loaded[citiesCollection].map { $0.index === citiesIndex } ?? false
+        persistedIndexes = persisted
+        collectionIndexesLoaded = snapshot.covered.keys.filter { loaded[$0] != nil }.count
+        citiesIndexLoaded = citiesLoaded
+        epoch = snapshot.epoch
+        let caughtUp = citiesIndex.version > 0 || stored.collections.contains(where: { $0.index.version > 0 })
+        if let persisted, !stored.rebuilt.isEmpty || !citiesLoaded || caughtUp {
+            // Built from the store, or caught up: saved now, so that the next start loads it.
+            logger.info("saving collection indexes built at start", metadata: ["rebuilt": "\(stored.rebuilt.joined(separator: ","))"])
+            persisted.saveChanged({ catalog.all }, epoch: snapshot.epoch)
+        }
 
         let metrics = ServiceMetrics()
         metrics.documentCount(index.count)
@@ -212,9 +250,17 @@ public final class SignalboxService: Sendable {
                 logger.info("configuration applied")
             })
             .disposed(by: subscriptions)
+        if let persisted = persistedIndexes, settings.indexSaveInterval > 0 {
+            let (catalog, epoch) = (self.catalog, self.epoch)
+            indexSaves.disposable = Observable<Int>
+                .interval(.milliseconds(Int(settings.indexSaveInterval * 1000)), scheduler: ConcurrentDispatchQueueScheduler(qos: .utility))
+                .subscribe(onNext: { _ in persisted.saveChanged({ catalog.all }, epoch: epoch) })
+        }
         ready.withLock { $0 = true }
         return port
     }
+
+    private var settings: Settings { currentSettings.value }
 
     /// Applies reloaded settings: the reloadable ones at once, the others logged as needing a restart.
     public func reload(_ settings: Settings) {
@@ -263,6 +309,13 @@ public final class SignalboxService: Sendable {
         await notReadyPeriod.wait(seconds: settings.shutdownNotReadyDelay)
         await server.shutdown(gracePeriod: .seconds(settings.shutdownGracePeriod))
         follower?.stop()
+        indexSaves.dispose()
+        if let persisted = persistedIndexes {
+            // Every change is applied by now: the next start loads these and reads nothing more.
+            let catalog = self.catalog
+            await persisted.saveChanged({ catalog.all }, epoch: epoch)
+            persisted.release()
+        }
         await store.close()
         drainStep.accept(.stopped)
     }

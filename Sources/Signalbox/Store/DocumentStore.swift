@@ -1,4 +1,5 @@
 import Foundation
+import Search
 
 /// The built-in collection: the base data set (the embedded cities) and the writes to it.
 let citiesCollection = "cities"
@@ -47,6 +48,26 @@ struct StoreSnapshot: Sendable {
     var recentChanges: [StoredChange] = []
     /// The collections created with `PUT /collections/{name}` (not the built-in cities), by name.
     var collections: [StoredCollection] = []
+    /// The collections whose persisted index the read took (``IndexCoverage``): `documents` holds
+    /// only their documents written after it, each name with the sequence the index is current at.
+    var covered: [String: Int64] = [:]
+}
+
+/// A collection's persisted index, offered to a store's read at start: when it still fits, the
+/// store reads only the collection's documents written after `sequence`, not all of them. It
+/// fits when it was built from this store (`epoch`), under the schema the store holds now, put
+/// at or before `sequence`, and `sequence` is not past the store's head. (A collection deleted
+/// and made again has a later schema put; a replaced schema another schema.)
+struct IndexCoverage: Sendable {
+    var sequence: Int64
+    var schema: CollectionSchema
+    var epoch: String
+
+    /// Whether the index fits `stored` in a store at `head` of `epoch`.
+    func fits(_ stored: StoredCollection, head: Int64, epoch: String) -> Bool {
+        self.epoch == epoch && sequence <= head && stored.sequence <= sequence
+            && (try? CollectionSchema.decode(json: Array(stored.schema))) == schema
+    }
 }
 
 /// A write to make durable.
@@ -97,8 +118,9 @@ enum StoreWrite: Sendable, Equatable {
 /// snapshot's documents on top. A commit gives the change its sequence number:
 /// gap-free, in commit order, the id `/events` streams and `Signalbox-Seq` answers.
 protocol DocumentStore: Sendable {
-    /// Everything committed so far, read in one consistent view.
-    func snapshot() async throws -> StoreSnapshot
+    /// Everything committed so far, read in one consistent view; for the collections whose
+    /// persisted index fits (`indexes`, by name), only the documents written after it.
+    func snapshot(reusing indexes: [String: IndexCoverage]) async throws -> StoreSnapshot
     /// Makes `write` durable and returns its sequence number. A delete of a
     /// document that does not exist throws ``DocumentNotFound``; a store that
     /// cannot commit throws ``StoreError``.
@@ -108,6 +130,13 @@ protocol DocumentStore: Sendable {
     func commit(batch: [StoreWrite]) async throws -> Int64
     /// Releases connections and files.
     func close() async
+}
+
+extension DocumentStore {
+    /// Everything committed so far, every document included.
+    func snapshot() async throws -> StoreSnapshot {
+        try await snapshot(reusing: [:])
+    }
 }
 
 /// A delete named a document that does not exist.

@@ -162,8 +162,10 @@ final class PostgresStore: DocumentStore {
 
     // MARK: Reads
 
-    func snapshot() async throws -> StoreSnapshot {
-        try await Self.within(snapshotTimeout, "read a snapshot", primary) { [self] in try await consistentRead(changedAfter: 0) }
+    func snapshot(reusing indexes: [String: IndexCoverage]) async throws -> StoreSnapshot {
+        try await Self.within(snapshotTimeout, "read a snapshot", primary) { [self] in
+            try await consistentRead(changedAfter: 0, reusing: indexes)
+        }
     }
 
     /// The documents written after `sequence` (their latest write each), the head they add up to
@@ -173,7 +175,8 @@ final class PostgresStore: DocumentStore {
         try await Self.within(snapshotTimeout, "read the documents", primary) { [self] in try await consistentRead(changedAfter: sequence) }
     }
 
-    private func consistentRead(changedAfter sequence: Int64) async throws -> StoreSnapshot {
+    /// `indexes`: as ``snapshot(reusing:)`` (a follower's catch-up passes none).
+    private func consistentRead(changedAfter sequence: Int64, reusing indexes: [String: IndexCoverage] = [:]) async throws -> StoreSnapshot {
         try await using { client in try await client.withConnection { connection in
             try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             do {
@@ -184,25 +187,41 @@ final class PostgresStore: DocumentStore {
                 ).decode((Int64, String).self) {
                     (head, epoch) = (found, foundEpoch)
                 }
-                var documents: [StoredChange] = []
-                let rows = try await connection.query(
-                    "SELECT collection, id, body, seq FROM signalbox_document WHERE seq > \(sequence) ORDER BY seq", logger: logger)
-                for try await (collection, id, body, seq) in rows.decode((String, String, String?, Int64).self) {
-                    documents.append(StoredChange(collection: collection, id: id, body: body.map { Data($0.utf8) }, sequence: seq))
-                }
-                var recent: [StoredChange] = []
-                let log = try await connection.query(
-                    "SELECT collection, kind, id, body, seq FROM signalbox_change ORDER BY seq DESC LIMIT \(history)", logger: logger)
-                for try await row in log.decode((String, String, String, String?, Int64).self) { recent.append(Self.change(row)) }
                 var collections: [StoredCollection] = []
                 let schemas = try await connection.query(
                     "SELECT name, schema, seq FROM signalbox_collection ORDER BY name", logger: logger)
                 for try await (name, schema, seq) in schemas.decode((String, String, Int64).self) {
                     collections.append(StoredCollection(name: name, schema: Data(schema.utf8), sequence: seq))
                 }
+                var covered: [String: Int64] = [:]
+                for stored in collections {
+                    if let index = indexes[stored.name], index.fits(stored, head: head, epoch: epoch) { covered[stored.name] = index.sequence }
+                }
+                var documents: [StoredChange] = []
+                func read(_ rows: PostgresRowSequence) async throws {
+                    for try await (collection, id, body, seq) in rows.decode((String, String, String?, Int64).self) {
+                        documents.append(StoredChange(collection: collection, id: id, body: body.map { Data($0.utf8) }, sequence: seq))
+                    }
+                }
+                let names = covered.keys.sorted()
+                try await read(connection.query(
+                    "SELECT collection, id, body, seq FROM signalbox_document WHERE seq > \(sequence) AND NOT (collection = ANY(\(names))) ORDER BY seq",
+                    logger: logger))
+                // A collection whose persisted index fits: only what was written after it.
+                for name in names {
+                    try await read(connection.query(
+                        "SELECT collection, id, body, seq FROM signalbox_document WHERE collection = \(name) AND seq > \(covered[name]!)",
+                        logger: logger))
+                }
+                if !names.isEmpty { documents.sort { $0.sequence < $1.sequence } }
+                var recent: [StoredChange] = []
+                let log = try await connection.query(
+                    "SELECT collection, kind, id, body, seq FROM signalbox_change ORDER BY seq DESC LIMIT \(history)", logger: logger)
+                for try await row in log.decode((String, String, String, String?, Int64).self) { recent.append(Self.change(row)) }
                 try await connection.query("COMMIT", logger: logger)
                 return StoreSnapshot(
-                    documents: documents, head: head, epoch: epoch, recentChanges: recent.reversed(), collections: collections)
+                    documents: documents, head: head, epoch: epoch, recentChanges: recent.reversed(), collections: collections,
+                    covered: covered)
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error

@@ -66,27 +66,52 @@ final class SQLiteStore: DocumentStore {
         open.withLock { $0 = nil }
     }
 
-    func snapshot() async throws -> StoreSnapshot {
+    func snapshot(reusing indexes: [String: IndexCoverage]) async throws -> StoreSnapshot {
         try await database.read { db in
-            // Read through a cursor by column index: a million rows at start, with no array of rows
-            // beside the changes and no column looked up by name per row.
-            var documents: [StoredChange] = []
-            documents.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document") ?? 0)
-            let rows = try Row.fetchCursor(db, sql: "SELECT collection, id, body, sequence FROM document ORDER BY sequence")
-            while let row = try rows.next() {
-                documents.append(StoredChange(collection: row[0], id: row[1], body: row[2], sequence: row[3]))
-            }
             let meta = try Row.fetchOne(db, sql: "SELECT epoch, head FROM meta")
-            let recent = try Row.fetchAll(
-                db, sql: "SELECT collection, kind, id, body, sequence FROM change ORDER BY sequence DESC LIMIT ?", arguments: [history]
-            ).reversed().map(Self.change)
+            let head: Int64 = meta?["head"] ?? 0, epoch: String = meta?["epoch"] ?? ""
             let collections = try Row.fetchAll(db, sql: "SELECT name, schema, sequence FROM collection ORDER BY name").map {
                 StoredCollection(name: $0["name"], schema: $0["schema"], sequence: $0["sequence"])
             }
+            var covered: [String: Int64] = [:]
+            for stored in collections {
+                if let index = indexes[stored.name], index.fits(stored, head: head, epoch: epoch) { covered[stored.name] = index.sequence }
+            }
+            let recent = try Row.fetchAll(
+                db, sql: "SELECT collection, kind, id, body, sequence FROM change ORDER BY sequence DESC LIMIT ?", arguments: [history]
+            ).reversed().map(Self.change)
             return StoreSnapshot(
-                documents: documents, head: meta?["head"] ?? 0, epoch: meta?["epoch"] ?? "", recentChanges: recent,
-                collections: collections)
+                documents: try Self.documents(db, covered: covered), head: head, epoch: epoch, recentChanges: recent,
+                collections: collections, covered: covered)
         }
+    }
+
+    /// The latest write of every document, oldest first; of a `covered` collection only those
+    /// after its sequence. The others are read by ranges of the primary key around the covered
+    /// names, the covered ones by the sequence index (`+collection` keeps SQLite off the primary
+    /// key there): the million rows of a collection whose index was loaded are never visited.
+    private static func documents(_ db: Database, covered: [String: Int64]) throws -> [StoredChange] {
+        // Read through a cursor by column index: a million rows at start, with no array of rows
+        // beside the changes and no column looked up by name per row.
+        var documents: [StoredChange] = []
+        func read(_ sql: String, _ arguments: StatementArguments) throws {
+            let rows = try Row.fetchCursor(db, sql: "SELECT collection, id, body, sequence FROM document " + sql, arguments: arguments)
+            while let row = try rows.next() {
+                documents.append(StoredChange(collection: row[0], id: row[1], body: row[2], sequence: row[3]))
+            }
+        }
+        let names = covered.keys.sorted()
+        guard let first = names.first, let last = names.last else {
+            documents.reserveCapacity(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document") ?? 0)
+            try read("ORDER BY sequence", [])
+            return documents
+        }
+        try read("WHERE collection < ?", [first])
+        for (below, above) in zip(names, names.dropFirst()) { try read("WHERE collection > ? AND collection < ?", [below, above]) }
+        try read("WHERE collection > ?", [last])
+        for name in names { try read("WHERE +collection = ? AND sequence > ?", [name, covered[name]!]) }
+        documents.sort { $0.sequence < $1.sequence }
+        return documents
     }
 
     private static func change(_ row: Row) -> StoredChange {

@@ -48,9 +48,9 @@ public enum CitiesCollection {
         return CollectionDocument(id: city.id, values: values, body: writer.finish())
     }
 
-    /// A collection index of `cities`.
-    public static func index(_ cities: [Document]) -> CollectionIndex {
-        CollectionIndex(schema: schema, documents: cities.map(document), configuration: configuration)
+    /// A collection index of `cities`, current at the store's `sequence`.
+    public static func index(_ cities: [Document], sequence: Int64 = 0) -> CollectionIndex {
+        CollectionIndex(schema: schema, documents: cities.map(document), sequence: sequence, configuration: configuration)
     }
 
     /// The cities take one write at a time (a `PUT` each), not an import's batches: each write

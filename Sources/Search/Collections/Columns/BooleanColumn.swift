@@ -7,6 +7,13 @@ final class BooleanColumn: Sendable {
     let trueDocuments: DocumentSet
     let falseDocuments: DocumentSet
 
+    /// A column as persisted, already checked.
+    init(values: [UInt8], trueDocuments: DocumentSet, falseDocuments: DocumentSet) {
+        self.values = values
+        self.trueDocuments = trueDocuments
+        self.falseDocuments = falseDocuments
+    }
+
     init(_ documents: [CollectionDocument], field: Int) {
         var trueDocuments = DocumentSet(capacity: documents.count)
         var falseDocuments = DocumentSet(capacity: documents.count)

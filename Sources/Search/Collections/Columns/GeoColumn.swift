@@ -13,6 +13,13 @@ final class GeoColumn: Sendable {
     /// `code << 32 | document`, ascending.
     let cells: [UInt64]
 
+    /// A column as persisted, already checked.
+    init(latitudes: [Double], longitudes: [Double], cells: [UInt64]) {
+        self.latitudes = latitudes
+        self.longitudes = longitudes
+        self.cells = cells
+    }
+
     init(_ documents: [CollectionDocument], field: Int) {
         var latitudes = [Double](repeating: .nan, count: documents.count)
         var longitudes = [Double](repeating: .nan, count: documents.count)

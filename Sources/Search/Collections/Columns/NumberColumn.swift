@@ -5,6 +5,12 @@ final class NumberColumn: Sendable {
     /// Documents with a value, by ascending value (then number).
     let order: [UInt32]
 
+    /// A column as persisted, already checked.
+    init(values: [Double], order: [UInt32]) {
+        self.values = values
+        self.order = order
+    }
+
     init(_ documents: [CollectionDocument], field: Int) {
         let values = documents.map { document -> Double in
             if case .number(let value)? = document.values[field] { return value }

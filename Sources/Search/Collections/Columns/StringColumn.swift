@@ -14,13 +14,15 @@ final class StringColumn: Sendable {
     }
 
     /// Distinct folded values in UTF-8 byte order: value `v` is `valueBytes[valueEnds[v - 1]..<valueEnds[v]]`.
-    private let valueBytes: [UInt8]
-    private let valueEnds: [UInt32]
+    let valueBytes: [UInt8]
+    let valueEnds: [UInt32]
     /// The first spelling of each value in the segment when it differs from the folded value:
     /// `spellingBytes[spellingStarts[v]..<spellingEnds[v]]`; `spellingStarts[v]` is `.max` when the same.
-    private let spellingBytes: [UInt8]
-    private let spellingStarts: [UInt32]
-    private let spellingEnds: [UInt32]
+    /// Both empty when every value is spelled as folded (8 bytes a value saved: a column of
+    /// unique lower-case paths pays them per document).
+    let spellingBytes: [UInt8]
+    let spellingStarts: [UInt32]
+    let spellingEnds: [UInt32]
     /// Documents holding value `v`: `valueDocuments[valueStarts[v]..<valueStarts[v + 1]]`, ascending.
     let valueDocuments: [UInt32]
     let valueStarts: [UInt32]
@@ -31,6 +33,23 @@ final class StringColumn: Sendable {
     let present: DocumentSet
 
     var count: Int { valueEnds.count }
+
+    /// A column as persisted (`FieldColumn+File`), already checked.
+    init(
+        valueBytes: [UInt8], valueEnds: [UInt32], spellingBytes: [UInt8], spellingStarts: [UInt32], spellingEnds: [UInt32],
+        valueDocuments: [UInt32], valueStarts: [UInt32], documentValues: [UInt32], documentStarts: [UInt32], present: DocumentSet
+    ) {
+        self.valueBytes = valueBytes
+        self.valueEnds = valueEnds
+        self.spellingBytes = spellingBytes
+        self.spellingStarts = spellingStarts
+        self.spellingEnds = spellingEnds
+        self.valueDocuments = valueDocuments
+        self.valueStarts = valueStarts
+        self.documentValues = documentValues
+        self.documentStarts = documentStarts
+        self.present = present
+    }
 
     init(_ documents: [CollectionDocument], field: Int) {
         var ids: [String: UInt32] = [:]
@@ -96,6 +115,10 @@ final class StringColumn: Sendable {
         }
         foldedBytes = []
         firstSpellings = []
+        if spellingBytes.isEmpty {
+            spellingStarts = []
+            spellingEnds = []
+        }
         var documentValues: [UInt32] = []
         documentValues.reserveCapacity(entries.count)
         var documentStarts: [UInt32] = [0]
@@ -146,6 +169,7 @@ final class StringColumn: Sendable {
 
     /// Value `v` as first spelled in the segment.
     func spelling(_ v: Int) -> String {
+        guard !spellingStarts.isEmpty else { return value(v) }
         let start = spellingStarts[v]
         guard start != .max else { return value(v) }
         return String(decoding: spellingBytes[Int(start)..<Int(spellingEnds[v])], as: UTF8.self)

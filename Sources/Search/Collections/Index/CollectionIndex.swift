@@ -39,7 +39,10 @@ public final class CollectionIndex: Sendable {
     private let scratches = ScratchPool()
 
     /// Indexes `documents`; for a repeated id the last one wins. Tokenizing runs on all cores.
-    public init(schema: CollectionSchema, documents: [CollectionDocument] = [], configuration: Configuration = Configuration()) {
+    /// `sequence`: the store's sequence number these documents are current at (see ``sequence``).
+    public init(
+        schema: CollectionSchema, documents: [CollectionDocument] = [], sequence: Int64 = 0, configuration: Configuration = Configuration()
+    ) {
         self.schema = schema
         self.configuration = configuration
         layout = SchemaLayout(schema)
@@ -55,7 +58,16 @@ public final class CollectionIndex: Sendable {
             parts.append(CollectionSnapshot.Part(CollectionSegment(Array(unique[start..<end]), layout: layout)))
             start = end
         }
-        current = Locked(CollectionSnapshot(parts: parts, version: 0))
+        current = Locked(CollectionSnapshot(parts: parts, version: 0, sequence: sequence))
+    }
+
+    /// An index over persisted parts (`CollectionIndex+Persistence`).
+    init(schema: CollectionSchema, layout: SchemaLayout, restoring snapshot: CollectionSnapshot, configuration: Configuration) {
+        self.schema = schema
+        self.configuration = configuration
+        self.layout = layout
+        decoder = CollectionDocumentDecoder(schema: schema, limits: .unlimited)
+        current = Locked(snapshot)
     }
 
     var snapshot: CollectionSnapshot { current.withLock { $0 } }
@@ -65,6 +77,11 @@ public final class CollectionIndex: Sendable {
 
     /// Incremented by every `apply` that changed something.
     public var version: UInt64 { snapshot.version }
+
+    /// The store's sequence number of the latest change applied (the `through` of the latest
+    /// ``apply(_:through:)``, or the one the index was built or restored at): a persisted copy
+    /// of the index holds every change up to it, so a restart applies only the later ones.
+    public var sequence: Int64 { snapshot.sequence }
 
     /// Segments now (for tests and figures).
     var segmentCount: Int { snapshot.parts.count }
@@ -82,12 +99,14 @@ public final class CollectionIndex: Sendable {
     }
 
     /// Applies a batch of changes in order, visible together to the next query; returns what
-    /// each replaced or removed. Callers decode (and so validate) documents first.
+    /// each replaced or removed. Callers decode (and so validate) documents first. `sequence`:
+    /// the store's sequence number of the last of them, if they are stored (``sequence``).
     @discardableResult
-    public func apply(_ changes: [CollectionChange]) -> [CollectionChangeOutcome] {
+    public func apply(_ changes: [CollectionChange], through sequence: Int64? = nil) -> [CollectionChangeOutcome] {
         writer.withLock { writes in
             writes &+= 1
             var next = snapshot
+            if let sequence, sequence > next.sequence { next.sequence = sequence }
             var pending: [String: CollectionDocument] = [:]
             var outcomes: [CollectionChangeOutcome] = []
             outcomes.reserveCapacity(changes.count)
@@ -107,7 +126,11 @@ public final class CollectionIndex: Sendable {
                 changed = changed || previous != nil || pending[id] != nil
                 outcomes.append(CollectionChangeOutcome(change: change, previous: previous))
             }
-            guard changed else { return outcomes }
+            guard changed else {
+                let advanced = next
+                if advanced.sequence != snapshot.sequence { current.withLock { $0 = advanced } }
+                return outcomes
+            }
             next.version += 1
             restructure(&next, adding: Array(pending.values))
             let swapped = next
@@ -181,6 +204,38 @@ public final class CollectionIndex: Sendable {
     /// Every document, in no particular order: what a rebuild under a new schema starts from.
     public func allDocuments() -> [CollectionDocument] {
         snapshot.parts.flatMap(liveDocuments)
+    }
+
+    /// Every document with the sequence number they are current at, read from one snapshot.
+    public func allDocumentsWithSequence() -> (documents: [CollectionDocument], sequence: Int64) {
+        let snapshot = snapshot
+        return (snapshot.parts.flatMap(liveDocuments), snapshot.sequence)
+    }
+
+    /// Serves the bodies of the segments named in `bodies` (by serial) from there: their saved
+    /// files, mapped, instead of memory.
+    func adoptBodies(_ bodies: [UInt64: SegmentBodies]) {
+        guard !bodies.isEmpty else { return }
+        writer.withLock { _ in
+            var next = snapshot
+            var changed = false
+            for (i, part) in next.parts.enumerated() {
+                guard let mapped = bodies[part.segment.serial], !part.segment.bodies.isMapped else { continue }
+                next.parts[i] = CollectionSnapshot.Part(part.segment.withBodies(mapped), deleted: part.deleted, deletedCount: part.deletedCount)
+                changed = true
+            }
+            guard changed else { return }
+            let swapped = next
+            current.withLock { $0 = swapped }
+        }
+    }
+
+    /// Records that the index is current at `sequence` with no change of its own (a schema put
+    /// that made it, say); never goes back.
+    public func advance(to sequence: Int64) {
+        writer.withLock { _ in
+            current.withLock { if sequence > $0.sequence { $0.sequence = sequence } }
+        }
     }
 
     /// Runs `query` on the current snapshot.

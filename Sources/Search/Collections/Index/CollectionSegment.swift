@@ -3,13 +3,13 @@
 /// declared field. Segments are built once and never change; a snapshot masks the documents
 /// replaced or deleted since.
 final class CollectionSegment: Sendable {
+    /// Names the segment's file once persisted (random: unique among a collection's segments).
+    let serial: UInt64
     let count: Int
     /// Id of each document, by number.
     let ids: [String]
-    private let idTable: IdTable
-    /// Bodies in one arena (no array per document): body `d` ends at `bodyEnds[d]`.
-    private let bodyBytes: [UInt8]
-    private let bodyEnds: [Int]
+    let idTable: IdTable
+    let bodies: SegmentBodies
     /// The rank value of each document (NaN when missing); empty when the schema has no rank.
     let ranks: [Double]
     let text: SegmentText
@@ -18,9 +18,25 @@ final class CollectionSegment: Sendable {
     /// The sets of the filters queries asked of this segment lately.
     let filterSets = FilterSetCache()
 
+    /// A segment as persisted (`CollectionSegment+File`), already checked.
+    init(
+        serial: UInt64, ids: [String], idTable: IdTable, bodies: SegmentBodies, ranks: [Double], text: SegmentText,
+        columns: [FieldColumn]
+    ) {
+        self.serial = serial
+        count = ids.count
+        self.ids = ids
+        self.idTable = idTable
+        self.bodies = bodies
+        self.ranks = ranks
+        self.text = text
+        self.columns = columns
+    }
+
     /// Indexes `documents` (ids unique; any order).
     init(_ unordered: [CollectionDocument], layout: SchemaLayout) {
         precondition(unordered.count <= SegmentText.maxDocuments, "a segment numbers at most 2^27 documents")
+        serial = UInt64.random(in: 1...UInt64.max)
         let rankOf: (CollectionDocument) -> Double = { document in
             guard let field = layout.rankField, case .number(let value)? = document.values[field] else { return .nan }
             return value
@@ -45,8 +61,7 @@ final class CollectionSegment: Sendable {
             bytes.append(contentsOf: document.body)
             ends.append(bytes.count)
         }
-        bodyBytes = bytes
-        bodyEnds = ends
+        bodies = SegmentBodies(bytes: bytes, ends: ends)
         ranks = layout.rankField == nil ? [] : order.map { unorderedRanks[$0] }
         text = SegmentText(documents, layout: layout)
         columns = FieldColumn.build(documents, layout: layout)
@@ -75,7 +90,13 @@ final class CollectionSegment: Sendable {
     }
 
     func body(_ d: Int) -> [UInt8] {
-        Array(bodyBytes[(d == 0 ? 0 : bodyEnds[d - 1])..<bodyEnds[d]])
+        bodies.body(d)
+    }
+
+    /// This segment with its bodies read from `bodies` instead (its saved file's): everything
+    /// else shared, not copied.
+    func withBodies(_ bodies: SegmentBodies) -> CollectionSegment {
+        CollectionSegment(serial: serial, ids: ids, idTable: idTable, bodies: bodies, ranks: ranks, text: text, columns: columns)
     }
 
     /// Document `d` decoded again from its body (it was accepted with the same schema).

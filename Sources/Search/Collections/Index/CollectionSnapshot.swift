@@ -13,11 +13,21 @@ struct CollectionSnapshot: Sendable {
             deletedCount = 0
         }
 
+        /// A part as persisted: `deletedCount` must be `deleted.count`.
+        init(_ segment: CollectionSegment, deleted: DocumentSet, deletedCount: Int) {
+            self.segment = segment
+            self.deleted = deleted
+            self.deletedCount = deletedCount
+        }
+
         var liveCount: Int { segment.count - deletedCount }
     }
 
     var parts: [Part]
     var version: UInt64
+    /// The store's sequence number of the latest change applied (0 when the caller gives none):
+    /// what a persisted copy of this state covers.
+    var sequence: Int64 = 0
 
     var count: Int { parts.reduce(0) { $0 + $1.liveCount } }
 

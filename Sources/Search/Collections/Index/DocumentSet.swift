@@ -10,6 +10,13 @@ struct DocumentSet: Sendable, Hashable {
         words = [UInt64](repeating: 0, count: (capacity + 63) / 64)
     }
 
+    /// A set as persisted: `words` must number `(capacity + 63) / 64`, with no bit at or past `capacity`.
+    init(words: [UInt64], capacity: Int) {
+        precondition(words.count == (capacity + 63) / 64)
+        self.words = words
+        self.capacity = capacity
+    }
+
     /// Every document of `0..<capacity`.
     static func all(capacity: Int) -> DocumentSet {
         var set = DocumentSet(capacity: capacity)

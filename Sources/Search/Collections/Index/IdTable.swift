@@ -3,8 +3,15 @@
 /// 30 bytes a document.
 struct IdTable: Sendable {
     /// Document number + 1; 0 when empty.
-    private let slots: [UInt32]
+    let slots: [UInt32]
     private let mask: Int
+
+    /// A table as persisted: `slots` a power of two long (at least 16), each 0 or a number + 1.
+    init(slots: [UInt32]) {
+        precondition(slots.count >= 16 && slots.count & (slots.count - 1) == 0)
+        self.slots = slots
+        mask = slots.count - 1
+    }
 
     init(_ ids: [String]) {
         var size = 16

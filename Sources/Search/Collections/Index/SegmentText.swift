@@ -17,6 +17,13 @@ struct SegmentText: Sendable {
     /// Postings of term `t`: `postings[postingStarts[t]..<postingStarts[t + 1]]`.
     let postingStarts: [Int]
 
+    /// An index as persisted, already checked.
+    init(dictionary: TermDictionary, postings: [UInt32], postingStarts: [Int]) {
+        self.dictionary = dictionary
+        self.postings = postings
+        self.postingStarts = postingStarts
+    }
+
     /// Indexes the searched fields of `documents`, numbered by their position.
     init(_ documents: [CollectionDocument], layout: SchemaLayout) {
         // 1. Tokenize and intern per chunk of documents, on all cores.

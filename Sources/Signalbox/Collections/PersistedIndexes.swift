@@ -1,0 +1,171 @@
+import Base
+import Dispatch
+import Foundation
+import Logging
+import Search
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The collections' indexes kept on disk for the next start (`CollectionIndex+Persistence`),
+/// one folder per collection under ``directory``.
+///
+/// The store stays the source of truth: a start loads each folder, offers what it loaded to the
+/// store's read (``IndexCoverage``), which answers with only the documents written since, and a
+/// folder that cannot be used (missing, damaged, another schema or store) is rebuilt from the
+/// store as before. Saves run off the request path, one at a time, and write only the segments
+/// not on disk yet. One process at a time uses a directory (an exclusive lock on its `.lock`
+/// file); another one finding it locked persists nothing rather than mix two indexes.
+final class PersistedIndexes: Sendable {
+    /// A collection's index loaded from disk, with the store epoch it was built from.
+    struct Loaded: Sendable {
+        let index: CollectionIndex
+        let epoch: String
+    }
+
+    let directory: String
+    /// The digest of the base data set: the built-in cities' index is saved under the store's
+    /// epoch and this (``citiesEpoch(_:)``), so another data set never loads it.
+    let baseDigest: String
+    private let logger: Logger
+    /// What each collection's folder holds now: the index object and its version when saved.
+    private let saved = Locked<[String: (index: ObjectIdentifier, version: UInt64)]>([:])
+    /// Saves one at a time (the periodic one, the one after start, the one at shutdown).
+    private let saving = DispatchQueue(label: "signalbox.index.save", qos: .utility)
+    /// The open `.lock` file holding the directory's lock; -1 once released.
+    private let lockDescriptor: Locked<Int32>
+
+    /// Where `settings` keep the indexes: nil when off (an empty `index.directory`, or on
+    /// PostgreSQL with no port of its own to tell replicas apart).
+    static func directory(for settings: Settings) -> String? {
+        if let directory = settings.indexDirectory { return directory.isEmpty ? nil : directory }
+        if PostgresURL.isPostgres(settings.storePath) { return settings.port == 0 ? nil : "signalbox-index-\(settings.port)" }
+        return settings.storePath + ".index"
+    }
+
+    /// Takes `directory` (created if needed); nil when it cannot be made or another process holds it.
+    init?(directory: String, baseDigest: String = "", logger: Logger) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            logger.warning("persisted indexes off: cannot make their directory", metadata: ["directory": "\(directory)", "error": "\(error)"])
+            return nil
+        }
+        let descriptor = open(directory + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            logger.warning(
+                "persisted indexes off: their directory is in use by another process (give each its own index.directory)",
+                metadata: ["directory": "\(directory)"])
+            return nil
+        }
+        self.directory = directory
+        self.baseDigest = baseDigest
+        self.logger = logger
+        lockDescriptor = Locked(descriptor)
+    }
+
+    deinit {
+        release()
+    }
+
+    /// Lets another process (or a restarted service) take the directory; nothing is saved after.
+    func release() {
+        lockDescriptor.withLock { descriptor in
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
+        }
+    }
+
+    private func folder(_ collection: String) -> String { directory + "/" + collection }
+
+    /// What the built-in cities' saved index is marked with, in a store of `epoch`.
+    func citiesEpoch(_ epoch: String) -> String { epoch + "/" + baseDigest }
+
+    /// Every collection's saved index that loads; those that do not are logged (and rebuilt by the caller).
+    func loadAll() -> [String: Loaded] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            CollectionSchema.isValidCollectionName($0)
+        }
+        var loaded: [String: Loaded] = [:]
+        for name in names.sorted() {
+            let started = ContinuousClock.now
+            do {
+                let (index, epoch) = try CollectionIndex.restore(from: folder(name))
+                loaded[name] = Loaded(index: index, epoch: epoch)
+                saved.withLock { $0[name] = (ObjectIdentifier(index), index.version) }
+                logger.info(
+                    "collection index loaded",
+                    metadata: [
+                        "collection": "\(name)", "documents": "\(index.count)", "sequence": "\(index.sequence)",
+                        "took": "\(ContinuousClock.now - started)",
+                    ])
+            } catch {
+                logger.warning("collection index not loaded: it is rebuilt from the store", metadata: ["collection": "\(name)", "error": "\(error)"])
+            }
+        }
+        return loaded
+    }
+
+    /// Saves, in the background, every collection whose index changed since its folder was
+    /// written; `done` runs after.
+    func saveChanged(_ collections: @escaping @Sendable () -> [ServedCollection], epoch: String, done: (@Sendable () -> Void)? = nil) {
+        saving.async { [self] in
+            saveNow(collections(), epoch: epoch)
+            done?()
+        }
+    }
+
+    /// `saveChanged`, returning once done (at shutdown).
+    func saveChanged(_ collections: @escaping @Sendable () -> [ServedCollection], epoch: String) async {
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            saveChanged(collections, epoch: epoch) { finished.resume() }
+        }
+    }
+
+    /// Returns once the saves asked for so far are done.
+    func waitForSaves() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            saving.async { done.resume() }
+        }
+    }
+
+    /// On the saving queue: saves what changed, removes the folders of collections gone.
+    private func saveNow(_ collections: [ServedCollection], epoch: String) {
+        guard lockDescriptor.withLock({ $0 >= 0 }) else { return }
+        var served = Set<String>()
+        for collection in collections {
+            served.insert(collection.name)
+            // A schema's index being built: the serving one is under the old schema; saved once it takes over.
+            guard !collection.isRebuilding else { continue }
+            let index = collection.index
+            let current = (index: ObjectIdentifier(index), version: index.version)
+            guard saved.withLock({ $0[collection.name].map { $0 != current } ?? true }) else { continue }
+            let started = ContinuousClock.now
+            do {
+                let result = try index.save(to: folder(collection.name), epoch: collection.isBuiltIn ? citiesEpoch(epoch) : epoch)
+                saved.withLock { $0[collection.name] = current }
+                logger.info(
+                    "collection index saved",
+                    metadata: [
+                        "collection": "\(collection.name)", "sequence": "\(result.sequence)", "segments_written": "\(result.segmentsWritten)",
+                        "bytes_written": "\(result.bytesWritten)", "took": "\(ContinuousClock.now - started)",
+                    ])
+            } catch {
+                logger.warning("collection index not saved", metadata: ["collection": "\(collection.name)", "error": "\(error)"])
+            }
+        }
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            CollectionSchema.isValidCollectionName($0)
+        }
+        for name in folders where !served.contains(name) {
+            try? FileManager.default.removeItem(atPath: folder(name))
+            _ = saved.withLock { $0.removeValue(forKey: name) }
+        }
+    }
+}
