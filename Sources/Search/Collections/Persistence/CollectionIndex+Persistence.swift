@@ -28,7 +28,7 @@ extension CollectionIndex {
     public struct Saved: Sendable {
         /// The store's sequence number it is current at.
         public let sequence: Int64
-        /// The epoch of the store it was built from (``restore(from:)`` callers compare).
+        /// The epoch of the store it was built from (``CollectionIndex/restore(from:configuration:)`` callers compare).
         public let epoch: String
         /// Segment files written this time (the others were on disk already).
         public let segmentsWritten: Int
