@@ -5,8 +5,8 @@ import Glibc
 import Musl
 #endif
 
-/// A command-line tool run by a test (curl, openssl), off Swift's cooperative pool: the
-/// blocking wait for the child runs on a Dispatch thread, so a slow child (a sanitized run,
+/// A command-line tool run by a test (curl, openssl, psql), off Swift's cooperative pool: the
+/// blocking wait for the child runs on a thread of its own, so a slow child (a sanitized run,
 /// a busy machine) does not hold one of the pool's few threads, which every other test's
 /// servers and clients need meanwhile.
 ///
@@ -23,7 +23,9 @@ public enum ChildProcess {
     /// Runs `executable` with `arguments` and waits for it to exit, off the pool.
     public static func run(_ executable: String, _ arguments: [String], mergingErrors: Bool = true) async -> Result {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            // A queue of its own, not `DispatchQueue.global()`: on Linux that is the pool the
+            // tasks run on (as wide as the cores), and a blocked wait there takes a task's thread.
+            DispatchQueue(label: "signalbox.testing.child-process").async {
                 continuation.resume(returning: runBlocking(executable, arguments, mergingErrors: mergingErrors))
             }
         }

@@ -8,7 +8,7 @@ import Testing
 /// (initdb in a temp dir, loopback port, run as an unprivileged user under root) and
 /// stopped when the process exits. Each test gets a database of its own.
 ///
-/// Every call is async and runs its child process on a thread of its own: a blocking wait on
+/// Every call is async and runs its child process off the pool (``ChildProcess``): a blocking wait on
 /// the cooperative pool (two threads on a two-core machine) stalled every other test, and the
 /// store's 15-second connect limit ran out while no thread was free to take the answer (CI, 7
 /// PostgreSQL tests at once).
@@ -26,11 +26,11 @@ enum ScratchPostgres {
         get async { await starting.value }
     }
 
-    private static let starting = Task { await offThePool { start() } }
+    private static let starting = Task { await start() }
 
-    private static func start() -> Result<URLComponents, ScratchPostgresUnavailable> {
+    private static func start() async -> Result<URLComponents, ScratchPostgresUnavailable> {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalbox-pg-\(UUID().uuidString)").path
-        let (status, output) = run(["start", directory])
+        let (status, output) = await run(["start", directory])
         guard status == 0, let components = URLComponents(string: output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             return .failure(ScratchPostgresUnavailable(reason: status == 3 ? "PostgreSQL is not installed" : output))
         }
@@ -69,34 +69,13 @@ enum ScratchPostgres {
     /// Runs one SQL statement with psql.
     @discardableResult
     static func psql(_ url: String, _ sql: String) async -> (Int32, String) {
-        await offThePool { execute("/usr/bin/env", ["psql", url, "-qAtc", sql]) }
+        let result = await ChildProcess.run("/usr/bin/env", ["psql", url, "-qAtc", sql])
+        return (result.status, result.output)
     }
 
-    private static func run(_ arguments: [String]) -> (Int32, String) {
-        execute("/bin/bash", [root.appendingPathComponent("scripts/pg-scratch").path] + arguments)
-    }
-
-    /// Runs blocking `work` on a new thread and awaits it there, keeping the cooperative pool free.
-    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
-    }
-
-    /// popen(3), not Foundation's Process: its child monitoring hangs here now and then
-    /// (waitUntilExit never returns while Swift Testing runs tests on the cooperative pool).
-    private static func execute(_ executable: String, _ arguments: [String]) -> (Int32, String) {
-        let quoted = ([executable] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        guard let pipe = popen(quoted.joined(separator: " ") + " 2>&1", "r") else { return (127, "popen failed") }
-        var output = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, pipe)
-            if count == 0 { break }
-            output += buffer[0..<count]
-        }
-        let status = pclose(pipe)
-        return ((status >> 8) & 0xff, String(decoding: output, as: UTF8.self))
+    private static func run(_ arguments: [String]) async -> (Int32, String) {
+        let result = await ChildProcess.run("/bin/bash", [root.appendingPathComponent("scripts/pg-scratch").path] + arguments)
+        return (result.status, result.output)
     }
 }
 
