@@ -25,11 +25,12 @@ import Testing
         let reached = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
         let calls = Locked<[Bool]>([])
-        let threads = Locked<Set<String>>([])
+        /// Whether each step ran on a rebuild's own thread.
+        let onRebuildThread = Locked<Set<Bool>>([])
 
         func step(swapped: Bool) {
             calls.withLock { $0.append(swapped) }
-            _ = threads.withLock { $0.insert(Thread.current.name ?? "") }
+            _ = onRebuildThread.withLock { $0.insert(ServedCollection.isRebuildThread) }
             reached.signal()
             proceed.wait()
         }
@@ -69,6 +70,6 @@ import Testing
         #expect(collection.index.schema == new)
         #expect(collection.index.count == journaled + 1)
         // Off the pool Swift's tasks (every write's answer) run on: a rebuild there held it.
-        #expect(gate.threads.withLock { $0 } == [ServedCollection.rebuildThreadName])
+        #expect(gate.onRebuildThread.withLock { $0 } == [true])
     }
 }

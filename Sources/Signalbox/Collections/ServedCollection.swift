@@ -1,6 +1,9 @@
 import Base
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Search
 
 /// A collection this replica serves: its schema, its in-memory index and its live queries.
@@ -96,8 +99,8 @@ final class ServedCollection: Sendable {
         // as long as one of its parts took (a write waited 30 s at 1,000,000 documents); from
         // here they borrow at most all workers but one.
         let thread = Thread { [self] in
-            // Set here, on the thread itself: Linux names a thread after its creator until then.
-            Thread.current.name = Self.rebuildThreadName
+            _ = pthread_setspecific(Self.rebuildThreadKey, UnsafeRawPointer(bitPattern: 1))
+            Thread.current.name = Self.rebuildThreadName  // for gdb and top (Foundation may not pass it on)
             // Read outside the lock (writes go on meanwhile; the journal has them).
             let documents = serving.allDocuments()
             let decoder = CollectionDocumentDecoder(schema: schema)
@@ -110,6 +113,16 @@ final class ServedCollection: Sendable {
 
     /// The name of the thread a rebuild runs on (Linux keeps 15 bytes of a thread's name).
     static let rebuildThreadName = "index-rebuild"
+
+    /// Set on a rebuild's thread: see ``isRebuildThread``.
+    private static let rebuildThreadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
+        return key
+    }()
+
+    /// Whether the caller runs on a rebuild's own thread (tests check a rebuild is off the pool).
+    static var isRebuildThread: Bool { pthread_getspecific(rebuildThreadKey) != nil }
 
     /// Most journaled writes replayed under the state lock, at the swap: the rest are replayed
     /// in steps outside it, so that writes and searches never wait for a long replay.
