@@ -86,7 +86,8 @@ def import_chunks(srv, chunks):
 
 
 def document_count(srv):
-    answer = harness.get(srv.port, f"/collections/{COLLECTION}", timeout=60)
+    # With the key: a store whose collection is not public (any more) is counted too.
+    answer = harness.request(srv.port, "GET", f"/collections/{COLLECTION}", key=srv.key, timeout=60)
     assert answer.status == 200, answer
     return json.loads(answer.body)["documents"]
 

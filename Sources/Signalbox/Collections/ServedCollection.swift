@@ -1,6 +1,9 @@
 import Base
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Search
 
 /// A collection this replica serves: its schema, its in-memory index and its live queries.
@@ -33,9 +36,16 @@ final class ServedCollection: Sendable {
     let isBuiltIn: Bool
     let lookups: CollectionLookups
     private let state: Locked<State>
+    /// Called by a rebuild outside every lock before each step of its replay (`swapped` false),
+    /// then once the new index serves (true): tests hold a rebuild there.
+    private let replayStep: (@Sendable (_ swapped: Bool) -> Void)?
 
-    init(name: String, schema: CollectionSchema, index: CollectionIndex, isBuiltIn: Bool = false, maxLiveQueries: Int = 1_000) {
+    init(
+        name: String, schema: CollectionSchema, index: CollectionIndex, isBuiltIn: Bool = false, maxLiveQueries: Int = 1_000,
+        replayStep: (@Sendable (_ swapped: Bool) -> Void)? = nil
+    ) {
         self.name = name
+        self.replayStep = replayStep
         self.isBuiltIn = isBuiltIn
         let state = Locked(State(schema: schema, decoder: CollectionDocumentDecoder(schema: schema), index: index))
         self.state = state
@@ -118,23 +128,71 @@ final class ServedCollection: Sendable {
             state.generation += 1
             return (state.index, state.generation)
         }
-        DispatchQueue.global().async { [self] in
+        // On a thread of its own, not on `DispatchQueue.global()`: that is the pool Swift's tasks
+        // run on (as wide as the cores), where every write's answer and group commit runs. A
+        // rebuild there, with the worker its `concurrentPerform`s borrow, held the whole pool for
+        // as long as one of its parts took (a write waited 30 s at 1,000,000 documents); from
+        // here they borrow at most all workers but one.
+        let thread = Thread { [self] in
+            _ = pthread_setspecific(Self.rebuildThreadKey, UnsafeRawPointer(bitPattern: 1))
+            Thread.current.name = Self.rebuildThreadName  // for gdb and top (Foundation may not pass it on)
             // Read outside the lock (writes go on meanwhile; the journal has them).
             let (documents, servedSequence) = serving.allDocumentsWithSequence()
             let decoder = CollectionDocumentDecoder(schema: schema)
             let rebuilt = CollectionIndex(
                 schema: schema, documents: documents.compactMap { try? decoder.decode($0.body) }, sequence: max(sequence, servedSequence))
-            state.withLock { state in
-                guard state.generation == generation, let journal = state.journal else { return }
-                // Under the lock: no write lands between the replay and the swap.
-                _ = rebuilt.apply(
-                    journal.map { id, body in
-                        body.flatMap { try? decoder.decode($0) }.map(CollectionChange.upsert) ?? .delete(id: id)
-                    }, through: state.journalSequence)
-                state.index = rebuilt
-                state.journal = nil
-            }
+            guard replay(into: rebuilt, decoder: decoder, generation: generation) else { return }
             lookups.indexReplaced(schema: schema)
+        }
+        thread.start()
+    }
+
+    /// The name of the thread a rebuild runs on (Linux keeps 15 bytes of a thread's name).
+    static let rebuildThreadName = "index-rebuild"
+
+    /// Set on a rebuild's thread: see ``isRebuildThread``.
+    private static let rebuildThreadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
+        return key
+    }()
+
+    /// Whether the caller runs on a rebuild's own thread (tests check a rebuild is off the pool).
+    static var isRebuildThread: Bool { pthread_getspecific(rebuildThreadKey) != nil }
+
+    /// Most journaled writes replayed under the state lock, at the swap: the rest are replayed
+    /// in steps outside it, so that writes and searches never wait for a long replay.
+    static let maxChangesReplayedUnderLock = 256
+
+    /// Replays the journal into `rebuilt` and swaps it in; false if a newer rebuild took over.
+    /// Each step takes the journal's new writes under the lock and applies them outside it;
+    /// once few remain, the last ones and the swap are done under the lock (no write lands
+    /// between the replay and the swap).
+    private func replay(into rebuilt: CollectionIndex, decoder: CollectionDocumentDecoder, generation: Int) -> Bool {
+        func changes(_ journal: ArraySlice<(id: String, body: [UInt8]?)>) -> [CollectionChange] {
+            journal.map { id, body in body.flatMap { try? decoder.decode($0) }.map(CollectionChange.upsert) ?? .delete(id: id) }
+        }
+        var replayed = 0
+        while true {
+            replayStep?(false)
+            let step = state.withLock { state -> ArraySlice<(id: String, body: [UInt8]?)>? in
+                guard state.generation == generation, let journal = state.journal else { return nil }
+                guard journal.count - replayed > Self.maxChangesReplayedUnderLock else {
+                    rebuilt.apply(changes(journal[replayed...]), through: state.journalSequence)
+                    rebuilt.advance(to: state.journalSequence)
+                    state.index = rebuilt
+                    state.journal = nil
+                    return []
+                }
+                return journal[replayed...]
+            }
+            guard let step else { return false }
+            if step.isEmpty {
+                replayStep?(true)
+                return true
+            }
+            rebuilt.apply(changes(step))
+            replayed += step.count
         }
     }
 
