@@ -28,11 +28,26 @@ enum AccessLog {
     /// the query (an `EventSource` cannot set headers) is a secret and never reaches the log.
     static func redactingToken(_ path: String) -> String {
         // String's own `firstIndex(of:)`: measured 290 instructions a request cheaper than a
-        // generic search of the UTF-8 view (callgrind, /healthz).
-        guard let question = path.firstIndex(of: "?"), path[question...].contains("token=") else { return path }
+        // generic search of the UTF-8 view (callgrind, /healthz). Then a bytewise look for an item
+        // named `token`: `contains("token=")` went through Foundation's `range(of:)`, 5,600
+        // instructions on every request with a query (callgrind, uncached /search).
+        guard let question = path.firstIndex(of: "?"), hasTokenItem(path.utf8[question...]) else { return path }
         let items = path[path.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { item in
             item.hasPrefix("token=") ? "token=REDACTED" : String(item)
         }
         return path[..<question] + "?" + items.joined(separator: "&")
+    }
+
+    /// Whether `query` (from its `?`) has an item that starts with `token=`.
+    private static func hasTokenItem(_ query: Substring.UTF8View) -> Bool {
+        let name = "token=".utf8
+        var index = query.startIndex
+        while index != query.endIndex {
+            // `query` starts at the `?`: every item follows a `?` or an `&`.
+            let mark = query[index]
+            index = query.index(after: index)
+            if mark == UInt8(ascii: "?") || mark == UInt8(ascii: "&"), query[index...].starts(with: name) { return true }
+        }
+        return false
     }
 }
