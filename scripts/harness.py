@@ -302,6 +302,9 @@ class Server:
         """Starts the binary (its output appended to the log); with `wait`, returns once /readyz is 200."""
         self.port = self.port or free_port(self.ports)
         env = dict(os.environ, SIGNALBOX_API_KEY=self.key, SIGNALBOX_STORE=self.store)
+        if self.store.startswith("postgres"):
+            # A replica's saved indexes go to the working directory by default: keep them with its log.
+            env["SIGNALBOX_INDEX_DIRECTORY"] = os.path.join(os.path.dirname(os.path.abspath(self.log_path)), f"index-{self.port}")
         env.update(self.env)
         fd_limit = self.fd_limit
 
