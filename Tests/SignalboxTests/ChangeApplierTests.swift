@@ -91,4 +91,35 @@ import Testing
         await Self.applied(replica, 3)
         #expect(replica.index.document(id: "c") != nil)
     }
+
+    /// A saved index's mark (``IndexMark``) names the changes the replica applied up to the
+    /// index's sequence, the newest last; none when the replica went back after the snapshot
+    /// was taken (it may hold either history), or when it does not know the change there.
+    @Test func anIndexMarkNamesTheNewestAppliedChangesAndNoneAfterARewind() async {
+        let replica = Replica()
+        let stored = StoredChange(id: "s", body: Data("{}".utf8), sequence: 1)
+        let started = ChangeApplier(
+            index: replica.index, lookups: SearchLookups(index: replica.index, maxEntries: 10, ttl: 60, metrics: ServiceMetrics()),
+            feed: replica.feed, metrics: ServiceMetrics(), applied: 1, recentChanges: [stored], server: "primary@1")
+        // A replica that has just started knows the log's newest changes it started from.
+        #expect(started.mark(at: 1, since: started.markPosition()) == IndexMark(
+            sequence: 1, server: "primary@1", changes: [IndexMark.Change(sequence: 1, digest: stored.digest)]))
+
+        replica.applier.offer((1...40).map { Self.upsert($0, "d\($0)") })
+        await Self.applied(replica, 40)
+        let position = replica.applier.markPosition()
+        #expect(position == IndexMark.Position(server: nil, rewinds: 0))
+        let mark = replica.applier.mark(at: 38, since: position)
+        #expect(mark?.sequence == 38 && mark?.server == nil)
+        #expect(mark?.changes.map(\.sequence) == Array(38 - Int64(IndexMark.keptChanges) + 1...38))
+        #expect(mark?.changes.last?.digest == HistoryCheck.digest(id: "d38", body: nil))
+        #expect(replica.applier.mark(at: 41, since: position) == nil)  // not applied
+        replica.applier.confirm(server: "standby@2")
+        #expect(replica.applier.markPosition().server == "standby@2")
+
+        await replica.applier.rewind(to: 30, corrections: [], history: [])
+        #expect(replica.applier.mark(at: 30, since: position) == nil)
+        #expect(replica.applier.mark(at: 30, since: replica.applier.markPosition())?.changes.last?.sequence == 30)
+    }
 }
+

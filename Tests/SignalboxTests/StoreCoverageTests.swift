@@ -28,8 +28,14 @@ struct StoreCoverageTests {
         return middle
     }
 
-    static func coverage(_ sequence: Int64, _ epoch: String, schema: String = Self.schema) throws -> IndexCoverage {
-        IndexCoverage(sequence: sequence, schema: try CollectionSchema.decode(json: Array(schema.utf8)), epoch: epoch)
+    /// An index's coverage, marked as made while `server` answered (``IndexMark``: on PostgreSQL the
+    /// server of the read confirms it; SQLite takes any).
+    static func coverage(
+        _ sequence: Int64, _ epoch: String, schema: String = Self.schema, server: String? = nil, changes: [IndexMark.Change] = []
+    ) throws -> IndexCoverage {
+        IndexCoverage(
+            sequence: sequence, schema: try CollectionSchema.decode(json: Array(schema.utf8)), epoch: epoch,
+            mark: IndexMark(sequence: sequence, server: server, changes: changes))
     }
 
     static func check(_ store: any DocumentStore) async throws {
@@ -37,6 +43,9 @@ struct StoreCoverageTests {
         let whole = try await store.snapshot()
         #expect(whole.covered.isEmpty)
         let epoch = whole.epoch
+        func coverage(_ sequence: Int64, _ epoch: String, schema: String = Self.schema) throws -> IndexCoverage {
+            try Self.coverage(sequence, epoch, schema: schema, server: whole.server)
+        }
         let covered = try await store.snapshot(reusing: ["shop": try coverage(middle, epoch)])
         #expect(covered.covered == ["shop": middle])
         // Shop: only its rows after `middle` (the rewrite of 2, the tombstone of 3, 6), oldest first.
@@ -59,6 +68,45 @@ struct StoreCoverageTests {
         let remade = try await store.snapshot(reusing: ["shop": try coverage(middle, epoch)])
         #expect(remade.covered.isEmpty)
         #expect(remade.documents.filter { $0.collection == "shop" }.map(\.id) == ["9"])
+    }
+
+    /// On PostgreSQL an index is taken only when its mark names the store's history: the same
+    /// server process as when it was marked, or the log holding its newest changes as they were.
+    /// A log rewritten under it (what a standby promoted without the last changes, then written
+    /// to, holds), a log that no longer reaches its sequence, or no mark at all: not taken.
+    @Test(.enabled("PostgreSQL is not installed") { await ScratchPostgres.isAvailable() })
+    func postgresTakesAnIndexOnlyWhenTheStoreHoldsTheHistoryItWasMarkedWith() async throws {
+        let url = try await ScratchPostgres.freshDatabase()
+        let store = try await PostgresStore(
+            url: url, baseDigest: "base", history: 1024, timeout: .seconds(5), startTimeout: ScratchPostgres.startTimeout,
+            logger: Logger(label: "test.postgres"))
+        let middle = try await Self.fill(store)
+        let whole = try await store.snapshot()
+        let server = try #require(whole.server)
+        let marked = try await store.changes(from: middle - 3, through: middle).map { IndexMark.Change(sequence: $0.sequence, digest: $0.digest) }
+        #expect(marked.count == 4)
+        func taken(_ coverage: IndexCoverage) async throws -> Bool {
+            let snapshot = try await store.snapshot(reusing: ["shop": coverage, citiesCollection: coverage])
+            #expect(snapshot.historyHeld == (snapshot.covered.isEmpty ? [] : ["shop", citiesCollection]))
+            return snapshot.covered == ["shop": middle]
+        }
+        let lost = [IndexMark.Change(sequence: middle, digest: 42)]
+        #expect(try await taken(Self.coverage(middle, whole.epoch, server: server)))  // the same server: one history
+        #expect(try await taken(Self.coverage(middle, whole.epoch, server: "a promoted standby", changes: marked)))
+        #expect(try await !taken(Self.coverage(middle, whole.epoch, server: "a promoted standby", changes: lost)))
+        #expect(try await !taken(Self.coverage(middle, whole.epoch, server: "a promoted standby", changes: [])))
+        #expect(try await !taken(IndexCoverage(
+            sequence: middle, schema: try CollectionSchema.decode(json: Array(Self.schema.utf8)), epoch: whole.epoch)))
+
+        // The change before `middle` rewritten: the histories part there.
+        await ScratchPostgres.psql(url.databaseString, "UPDATE signalbox_change SET body = '{\"sku\":\"new\"}' WHERE seq = \(middle - 1)")
+        #expect(try await !taken(Self.coverage(middle, whole.epoch, server: "a promoted standby", changes: marked)))
+        #expect(try await taken(Self.coverage(middle, whole.epoch, server: "a promoted standby", changes: Array(marked.suffix(1)))))
+        // The log no longer reaches `middle`: nothing to compare with.
+        await ScratchPostgres.psql(url.databaseString, "DELETE FROM signalbox_change WHERE seq <= \(middle)")
+        #expect(try await !taken(Self.coverage(middle, whole.epoch, server: "a promoted standby", changes: Array(marked.suffix(1)))))
+        #expect(try await taken(Self.coverage(middle, whole.epoch, server: server)))
+        await store.close()
     }
 
     @Test func sqlite() async throws {

@@ -30,12 +30,15 @@ final class PostgresFollower: Sendable {
     private let waker: AsyncStream<Void>.Continuation
     private let tasks = Locked<[Task<Void, Never>]>([])
     /// The server that answered the last read (``PostgresStore/serverIdentity``).
-    private let knownServer = Locked<String?>(nil)
+    private let knownServer: Locked<String?>
 
     init(
         store: PostgresStore, applier: ChangeApplier, metrics: ReplicationMetrics, pollInterval: Duration, batch: Int,
-        history: Int, baseDocuments: @escaping @Sendable (Set<String>) throws -> [Document], logger: Logger
+        history: Int, baseDocuments: @escaping @Sendable (Set<String>) throws -> [Document], logger: Logger,
+        server: String? = nil
     ) {
+        // The server the replica's snapshot came from: a read answered by another is checked first.
+        knownServer = Locked(server)
         self.store = store
         self.applier = applier
         self.metrics = metrics
@@ -111,6 +114,7 @@ final class PostgresFollower: Sendable {
             metadata: ["before": "\(previous)", "now": "\(server)"])
         do {
             try await checkHistory()
+            applier.confirm(server: server)
         } catch {
             knownServer.withLock { $0 = previous }  // checked on the next read
             throw error

@@ -22,11 +22,23 @@ import Darwin
 /// not on disk yet. One process at a time uses a directory (an exclusive lock on its `.lock`
 /// file); another one finding it locked persists nothing rather than mix two indexes.
 final class PersistedIndexes: Sendable {
-    /// A collection's index loaded from disk, with the store epoch it was built from.
+    /// A collection's index loaded from disk, with the store epoch it was built from and the
+    /// mark of the history it holds (nil when none was saved with it).
     struct Loaded: Sendable {
         let index: CollectionIndex
         let epoch: String
+        var mark: IndexMark?
+
+        /// What the store's read is offered (``DocumentStore/snapshot(reusing:)``).
+        var coverage: IndexCoverage {
+            IndexCoverage(sequence: index.sequence, schema: index.schema, epoch: epoch, mark: mark)
+        }
     }
+
+    /// The file beside a collection's manifest holding its ``IndexMark`` (JSON); written after
+    /// the manifest, removed before a new one is written, so it never names another manifest's
+    /// history (a mark of another sequence than the manifest's is ignored).
+    static let markName = "mark.json"
 
     let directory: String
     /// The digest of the base data set: the built-in cities' index is saved under the store's
@@ -84,6 +96,26 @@ final class PersistedIndexes: Sendable {
 
     private func folder(_ collection: String) -> String { directory + "/" + collection }
 
+    /// The mark saved with `collection`'s index, if it names that index's `sequence`.
+    private func readMark(_ collection: String, sequence: Int64) -> IndexMark? {
+        guard let data = FileManager.default.contents(atPath: folder(collection) + "/" + Self.markName),
+            let mark = try? JSONDecoder().decode(IndexMark.self, from: data), mark.sequence == sequence
+        else { return nil }
+        return mark
+    }
+
+    /// Writes `mark` beside `collection`'s manifest, atomically (a `.partial` file a crash
+    /// leaves is removed by the next save); a mark not written only means a rebuild at the next start.
+    private func writeMark(_ mark: IndexMark, _ collection: String) {
+        let path = folder(collection) + "/" + Self.markName
+        do {
+            try JSONEncoder().encode(mark).write(to: URL(fileURLWithPath: path + ".partial"))
+            guard rename(path + ".partial", path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            logger.warning("collection index mark not saved", metadata: ["collection": "\(collection)", "error": "\(error)"])
+        }
+    }
+
     /// What the built-in cities' saved index is marked with, in a store of `epoch`.
     func citiesEpoch(_ epoch: String) -> String { epoch + "/" + baseDigest }
 
@@ -97,13 +129,13 @@ final class PersistedIndexes: Sendable {
             let started = ContinuousClock.now
             do {
                 let (index, epoch) = try CollectionIndex.restore(from: folder(name))
-                loaded[name] = Loaded(index: index, epoch: epoch)
+                loaded[name] = Loaded(index: index, epoch: epoch, mark: readMark(name, sequence: index.sequence))
                 saved.withLock { $0[name] = (ObjectIdentifier(index), index.version) }
                 logger.info(
                     "collection index loaded",
                     metadata: [
                         "collection": "\(name)", "documents": "\(index.count)", "sequence": "\(index.sequence)",
-                        "took": "\(ContinuousClock.now - started)",
+                        "marked": "\(loaded[name]?.mark != nil)", "took": "\(ContinuousClock.now - started)",
                     ])
             } catch {
                 logger.warning("collection index not loaded: it is rebuilt from the store", metadata: ["collection": "\(name)", "error": "\(error)"])
@@ -114,17 +146,22 @@ final class PersistedIndexes: Sendable {
 
     /// Saves, in the background, every collection whose index changed since its folder was
     /// written; `done` runs after.
-    func saveChanged(_ collections: @escaping @Sendable () -> [ServedCollection], epoch: String, done: (@Sendable () -> Void)? = nil) {
+    func saveChanged(
+        _ collections: @escaping @Sendable () -> [ServedCollection], epoch: String, marking: (any IndexMarking)? = nil,
+        done: (@Sendable () -> Void)? = nil
+    ) {
         saving.async { [self] in
-            saveNow(collections(), epoch: epoch)
+            saveNow(collections(), epoch: epoch, marking: marking)
             done?()
         }
     }
 
     /// `saveChanged`, returning once done (at shutdown).
-    func saveChanged(_ collections: @escaping @Sendable () -> [ServedCollection], epoch: String) async {
+    func saveChanged(
+        _ collections: @escaping @Sendable () -> [ServedCollection], epoch: String, marking: (any IndexMarking)? = nil
+    ) async {
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-            saveChanged(collections, epoch: epoch) { finished.resume() }
+            saveChanged(collections, epoch: epoch, marking: marking) { finished.resume() }
         }
     }
 
@@ -135,8 +172,9 @@ final class PersistedIndexes: Sendable {
         }
     }
 
-    /// On the saving queue: saves what changed, removes the folders of collections gone.
-    private func saveNow(_ collections: [ServedCollection], epoch: String) {
+    /// On the saving queue: saves what changed (each with its ``IndexMark`` when `marking` gives
+    /// one), removes the folders of collections gone.
+    private func saveNow(_ collections: [ServedCollection], epoch: String, marking: (any IndexMarking)?) {
         guard lockDescriptor.withLock({ $0 >= 0 }) else { return }
         var served = Set<String>()
         for collection in collections {
@@ -148,7 +186,13 @@ final class PersistedIndexes: Sendable {
             guard saved.withLock({ $0[collection.name].map { $0 != current } ?? true }) else { continue }
             let started = ContinuousClock.now
             do {
+                // The old mark goes first: a crash after the new manifest must not leave it naming that one.
+                unlink(folder(collection.name) + "/" + Self.markName)
+                let position = marking?.markPosition()
                 let result = try index.save(to: folder(collection.name), epoch: collection.isBuiltIn ? citiesEpoch(epoch) : epoch)
+                if let marking, let position, let mark = marking.mark(at: result.sequence, since: position) {
+                    writeMark(mark, collection.name)
+                }
                 saved.withLock { $0[collection.name] = current }
                 logger.info(
                     "collection index saved",

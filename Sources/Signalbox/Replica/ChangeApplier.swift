@@ -78,6 +78,10 @@ final class ChangeApplier: Sendable {
         var waiters: [Int64: [AppliedWaiter]] = [:]
         /// The newest changes applied, oldest first, for ``HistoryCheck`` after a failover.
         var recent: Deque<HistoryCheck.Applied> = []
+        /// The server whose history this replica holds, once checked (``confirm(server:)``): a saved index's ``IndexMark``.
+        var server: String?
+        /// How many times this replica went back (``rewind(to:corrections:history:)``).
+        var rewinds = 0
     }
 
     /// How many applied changes are kept for ``HistoryCheck`` (ids and digests only, not bodies):
@@ -100,7 +104,8 @@ final class ChangeApplier: Sendable {
 
     init(
         index: SearchIndex, lookups: SearchLookups, collections: CollectionCatalog = CollectionCatalog(), feed: any ChangePublisher,
-        metrics: ServiceMetrics, applied: Int64, keys: KeyRegistry = KeyRegistry()
+        metrics: ServiceMetrics, applied: Int64, keys: KeyRegistry = KeyRegistry(), recentChanges: [StoredChange] = [],
+        server: String? = nil
     ) {
         self.keys = keys
         self.index = index
@@ -108,7 +113,11 @@ final class ChangeApplier: Sendable {
         self.collections = collections
         self.feed = feed
         self.metrics = metrics
-        state = Locked(State(applied: applied, served: applied))
+        // The store's newest changes read with the snapshot it starts from are the history it holds.
+        state = Locked(State(
+            applied: applied, served: applied,
+            recent: Deque(recentChanges.suffix(Self.checkedChanges).filter { $0.sequence <= applied }.map(HistoryCheck.Applied.init)),
+            server: server))
         self.applied = BehaviorRelay(value: applied)
     }
 
@@ -144,8 +153,16 @@ final class ChangeApplier: Sendable {
         queue.async { [self] in
             let from = state.withLock { $0.applied }
             guard head > from else { return }
-            apply(documents.filter { $0.sequence > from }, publish: false)
+            let documents = documents.filter { $0.sequence > from }
+            apply(documents, publish: false, record: false)
+            // What this replica holds now, for HistoryCheck and IndexMark: the documents' latest
+            // writes (sparse) and the log's newest changes, ending at `head`, in order.
+            var held: [Int64: Change] = [:]
+            for change in documents + recentChanges where change.sequence > from && change.sequence <= head { held[change.sequence] = change }
+            let recorded = held.keys.sorted().map { HistoryCheck.Applied(held[$0]!) }
             state.withLock { state in
+                state.recent.append(contentsOf: recorded)
+                if state.recent.count > Self.checkedChanges { state.recent.removeFirst(state.recent.count - Self.checkedChanges) }
                 state.applied = head
                 state.pending = state.pending.filter { $0.key > head }
             }
@@ -160,6 +177,12 @@ final class ChangeApplier: Sendable {
         state.withLock { Array($0.recent) }
     }
 
+    /// Records that the history this replica holds is the one `server` answers with (checked
+    /// against it by ``HistoryCheck``): the server of the marks of the indexes saved from now on.
+    func confirm(server: String) {
+        state.withLock { $0.server = server }
+    }
+
     /// Goes back to `sequence` after a failover whose new primary lacks the changes this replica
     /// applied after it (``HistoryCheck``): `corrections` put each document those changes touched
     /// back as the store holds it now, without events; the feed's clients get a reset, its history
@@ -170,6 +193,7 @@ final class ChangeApplier: Sendable {
             queue.async { [self] in
                 apply(corrections, publish: false, record: false)
                 state.withLock { state in
+                    state.rewinds += 1
                     state.applied = sequence
                     state.pending.removeAll()
                     while let last = state.recent.last, last.sequence > sequence { state.recent.removeLast() }
@@ -401,5 +425,25 @@ struct NotAppliedInTime: Error, Sendable {
     var waitedDescription: String {
         if case .milliseconds(let milliseconds) = limit { return "\(Double(milliseconds) / 1000) s" }
         return "\(limit)"
+    }
+}
+
+extension ChangeApplier: IndexMarking {
+    func markPosition() -> IndexMark.Position {
+        state.withLock { IndexMark.Position(server: $0.server, rewinds: $0.rewinds) }
+    }
+
+    func mark(at sequence: Int64, since position: IndexMark.Position) -> IndexMark? {
+        state.withLock { state in
+            guard state.rewinds == position.rewinds else { return nil }
+            guard sequence > 0 else { return IndexMark(sequence: 0, server: position.server, changes: []) }
+            var changes: [IndexMark.Change] = []
+            for change in state.recent.reversed() where change.sequence <= sequence {
+                changes.append(IndexMark.Change(sequence: change.sequence, digest: change.digest))
+                if changes.count == IndexMark.keptChanges { break }
+            }
+            guard changes.first?.sequence == sequence else { return nil }
+            return IndexMark(sequence: sequence, server: position.server, changes: changes.reversed())
+        }
     }
 }

@@ -31,6 +31,11 @@ enum HistoryCheck {
             self.digest = digest
         }
 
+        /// A change read from the store (the log's newest at a start).
+        init(_ stored: StoredChange) {
+            self.init(sequence: stored.sequence, collection: stored.collection, kind: stored.kind, id: stored.id, digest: stored.digest)
+        }
+
         init(_ change: ChangeApplier.Change) {
             self.init(
                 sequence: change.sequence, collection: change.collection, kind: change.kind, id: change.id,
@@ -48,13 +53,9 @@ enum HistoryCheck {
         case unknown
     }
 
-    /// A change's identity: its collection, kind, document id and its body's bytes (none for a delete).
+    /// A change's identity (``StoredChange/digest(collection:kind:id:body:)``).
     static func digest(collection: String = citiesCollection, kind: StoredChangeKind = .document, id: String, body: Data?) -> UInt64 {
-        var hash = FNV1a()
-        hash.combine(Array(collection.utf8) + [0x00] + Array(kind.rawValue.utf8) + [0x00])
-        hash.combine(Array(id.utf8))
-        if let body { hash.combine(Array(body)) } else { hash.combine([0xff, 0x00]) }
-        return hash.value
+        StoredChange.digest(collection: collection, kind: kind, id: id, body: body)
     }
 
     /// Compares `applied` (this replica's newest changes, in order, ending at what it applied)

@@ -74,7 +74,7 @@ public final class SignalboxService: Sendable {
         let persisted = indexDirectory.flatMap { PersistedIndexes(directory: $0, baseDigest: base.digest, logger: logger) }
         let loaded = persisted?.loadAll() ?? [:]
         let snapshot = try await store.snapshot(
-            reusing: loaded.mapValues { IndexCoverage(sequence: $0.index.sequence, schema: $0.index.schema, epoch: $0.epoch) })
+            reusing: loaded.mapValues(\.coverage))
         try self.init(
             settings: settings, logger: logger, base: base.documents, store: store, snapshot: snapshot, persisted: persisted, loaded: loaded)
         logger.info(
@@ -139,11 +139,6 @@ public final class SignalboxService: Sendable {
         citiesIndexLoaded = citiesLoaded
         epoch = snapshot.epoch
         let caughtUp = citiesIndex.version > 0 || stored.collections.contains(where: { $0.index.version > 0 })
-        if let persisted, !stored.rebuilt.isEmpty || !citiesLoaded || caughtUp {
-            // Built from the store, or caught up: saved now, so that the next start loads it.
-            logger.info("saving collection indexes built at start", metadata: ["rebuilt": "\(stored.rebuilt.joined(separator: ","))"])
-            persisted.saveChanged({ catalog.all }, epoch: snapshot.epoch)
-        }
 
         let metrics = ServiceMetrics()
         metrics.documentCount(index.count)
@@ -163,7 +158,13 @@ public final class SignalboxService: Sendable {
         feed = EventEndpoints.Feed(lastSequence: snapshot.head, capacity: settings.eventHistory, history: history)
         lookups = SearchLookups(index: index, maxEntries: settings.cacheMaxEntries, ttl: settings.cacheTTL, metrics: metrics)
         applier = ChangeApplier(
-            index: index, lookups: lookups, collections: catalog, feed: feed, metrics: metrics, applied: snapshot.head, keys: keys)
+            index: index, lookups: lookups, collections: catalog, feed: feed, metrics: metrics, applied: snapshot.head, keys: keys,
+            recentChanges: snapshot.recentChanges, server: snapshot.server)
+        if let persisted, !stored.rebuilt.isEmpty || !citiesLoaded || caughtUp {
+            // Built from the store, or caught up: saved now, so that the next start loads it.
+            logger.info("saving collection indexes built at start", metadata: ["rebuilt": "\(stored.rebuilt.joined(separator: ","))"])
+            persisted.saveChanged({ catalog.all }, epoch: snapshot.epoch, marking: applier)
+        }
         replication = ReplicationMetrics()
         replication.headSeen(snapshot.head)
         replication.applied(snapshot.head)
@@ -179,7 +180,7 @@ public final class SignalboxService: Sendable {
                 baseDocuments: { [dataPath = settings.dataPath] ids in
                     try BaseData.load(path: dataPath, withDigest: false).documents.filter { ids.contains($0.id) }
                 },
-                logger: logger)
+                logger: logger, server: snapshot.server)
         } else {
             follower = nil
         }
@@ -251,10 +252,10 @@ public final class SignalboxService: Sendable {
             })
             .disposed(by: subscriptions)
         if let persisted = persistedIndexes, settings.indexSaveInterval > 0 {
-            let (catalog, epoch) = (self.catalog, self.epoch)
+            let (catalog, epoch, applier) = (self.catalog, self.epoch, self.applier)
             indexSaves.disposable = Observable<Int>
                 .interval(.milliseconds(Int(settings.indexSaveInterval * 1000)), scheduler: ConcurrentDispatchQueueScheduler(qos: .utility))
-                .subscribe(onNext: { _ in persisted.saveChanged({ catalog.all }, epoch: epoch) })
+                .subscribe(onNext: { _ in persisted.saveChanged({ catalog.all }, epoch: epoch, marking: applier) })
         }
         ready.withLock { $0 = true }
         return port
@@ -313,7 +314,7 @@ public final class SignalboxService: Sendable {
         if let persisted = persistedIndexes {
             // Every change is applied by now: the next start loads these and reads nothing more.
             let catalog = self.catalog
-            await persisted.saveChanged({ catalog.all }, epoch: epoch)
+            await persisted.saveChanged({ catalog.all }, epoch: epoch, marking: applier)
             persisted.release()
         }
         await store.close()

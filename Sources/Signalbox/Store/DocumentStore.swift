@@ -51,17 +51,25 @@ struct StoreSnapshot: Sendable {
     /// The collections whose persisted index the read took (``IndexCoverage``): `documents` holds
     /// only their documents written after it, each name with the sequence the index is current at.
     var covered: [String: Int64] = [:]
+    /// The offered indexes (by name, the cities' included) whose history the store holds
+    /// (``IndexMark``): on PostgreSQL those whose mark it confirms, on SQLite every one offered
+    /// (a file has one history). An index not named here is rebuilt.
+    var historyHeld: Set<String> = []
+    /// The PostgreSQL server process that answered the read (``PostgresStore/serverIdentity``); nil on SQLite.
+    var server: String?
 }
 
 /// A collection's persisted index, offered to a store's read at start: when it still fits, the
 /// store reads only the collection's documents written after `sequence`, not all of them. It
 /// fits when it was built from this store (`epoch`), under the schema the store holds now, put
 /// at or before `sequence`, and `sequence` is not past the store's head. (A collection deleted
-/// and made again has a later schema put; a replaced schema another schema.)
+/// and made again has a later schema put; a replaced schema another schema.) On PostgreSQL its
+/// `mark` must also name the store's history (``IndexMark``): a failover may have lost changes it holds.
 struct IndexCoverage: Sendable {
     var sequence: Int64
     var schema: CollectionSchema
     var epoch: String
+    var mark: IndexMark?
 
     /// Whether the index fits `stored` in a store at `head` of `epoch`.
     func fits(_ stored: StoredCollection, head: Int64, epoch: String) -> Bool {

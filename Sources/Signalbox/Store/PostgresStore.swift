@@ -193,8 +193,10 @@ final class PostgresStore: DocumentStore {
                 for try await (name, schema, seq) in schemas.decode((String, String, Int64).self) {
                     collections.append(StoredCollection(name: name, schema: Data(schema.utf8), sequence: seq))
                 }
+                let server = try await Self.serverIdentity(connection, logger: logger)
+                let held = try await Self.historyHeld(by: indexes, server: server, connection, logger: logger)
                 var covered: [String: Int64] = [:]
-                for stored in collections {
+                for stored in collections where held.contains(stored.name) {
                     if let index = indexes[stored.name], index.fits(stored, head: head, epoch: epoch) { covered[stored.name] = index.sequence }
                 }
                 var documents: [StoredChange] = []
@@ -221,12 +223,39 @@ final class PostgresStore: DocumentStore {
                 try await connection.query("COMMIT", logger: logger)
                 return StoreSnapshot(
                     documents: documents, head: head, epoch: epoch, recentChanges: recent.reversed(), collections: collections,
-                    covered: covered)
+                    covered: covered, historyHeld: held, server: server)
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
         } }
+    }
+
+    /// The server process answering on `connection` (``serverIdentity``).
+    private static func serverIdentity(_ connection: PostgresConnection, logger: Logger) async throws -> String {
+        var server = ""
+        for try await found in try await connection.query("SELECT \(unescaped: serverIdentity)", logger: logger).decode(String.self) {
+            server = found
+        }
+        return server
+    }
+
+    /// The names of `indexes` whose ``IndexMark`` names this store's history: answered by the
+    /// same server process as when they were marked, or the log holding the marked changes as
+    /// they were. Read in the caller's transaction.
+    private static func historyHeld(
+        by indexes: [String: IndexCoverage], server: String, _ connection: PostgresConnection, logger: Logger
+    ) async throws -> Set<String> {
+        let unconfirmed = indexes.values.compactMap(\.mark).filter { $0.server != server }.compactMap(\.loggedRange)
+        var log: [StoredChange] = []
+        if let first = unconfirmed.map(\.lowerBound).min(), let last = unconfirmed.map(\.upperBound).max() {
+            // At most the log's `history` rows, whatever the range.
+            let rows = try await connection.query(
+                "SELECT collection, kind, id, body, seq FROM signalbox_change WHERE seq BETWEEN \(first) AND \(last) ORDER BY seq",
+                logger: logger)
+            for try await row in rows.decode((String, String, String, String?, Int64).self) { log.append(change(row)) }
+        }
+        return Set(indexes.compactMap { name, index in index.mark?.isHistory(ofServer: server, log: log) == true ? name : nil })
     }
 
     private static func change(_ row: (String, String, String, String?, Int64)) -> StoredChange {

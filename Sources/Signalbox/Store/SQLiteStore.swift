@@ -82,7 +82,7 @@ final class SQLiteStore: DocumentStore {
             ).reversed().map(Self.change)
             return StoreSnapshot(
                 documents: try Self.documents(db, covered: covered), head: head, epoch: epoch, recentChanges: recent,
-                collections: collections, covered: covered)
+                collections: collections, covered: covered, historyHeld: Set(indexes.keys))
         }
     }
 
