@@ -122,8 +122,11 @@ struct CollectionSynonymEndpointsTests {
         #expect(String(decoding: try await Self.send(restarted, .get, "/collections/shop/stopwords").body, as: UTF8.self) == #"{"stopwords":["the"]}"#)
         // No event was published for them: the feed starts with the collection and its documents.
 
-        // A collection deleted and made again starts with none, here and after a restart.
+        // A collection deleted and made again starts with none, here and after a restart. They go
+        // with it in one change (one transaction): no failure can leave them to a collection made again.
+        let before = again.applier.applied.value
         #expect(try await Self.send(restarted, .delete, "/collections/shop").status == .noContent)
+        #expect(again.applier.applied.value == before + 1)
         try await Self.shop(restarted)
         #expect(try Self.ids(await Self.send(restarted, .get, "/collections/shop/search?q=sneakers%20")) == ["s"])
         let third = try await C.makeService { $0.storePath = path }

@@ -129,6 +129,29 @@ import Testing
         #expect(snapshot.recentChanges.last == StoredChange(collection: "books", kind: .schema, id: "", body: nil, sequence: 7))
     }
 
+    @Test func aDroppedCollectionTakesItsSynonymsAndStopWordsInTheSameChange() async throws {
+        try await Self.aDroppedCollectionTakesItsSettings(try SQLiteStore(path: path, history: 100))
+    }
+
+    /// A dropped collection takes its documents and the internal ones named with it (its synonyms
+    /// and stop words) in one commit, one sequence number; another collection's stay. Also run on
+    /// PostgreSQL (`PostgresStoreTests`).
+    static func aDroppedCollectionTakesItsSettings(_ store: any DocumentStore) async throws {
+        let settings = TextSettingsDocuments.collection
+        _ = try await store.commit(.putSchema(collection: "shop", schema: Data("{}".utf8)))
+        _ = try await store.commit(.upsert(collection: "shop", id: "1", body: Data("{}".utf8)))
+        for id in ["shop/synonyms", "shop/stopwords", "books/stopwords"] {
+            _ = try await store.commit(.upsert(collection: settings, id: id, body: Data("{}".utf8)))
+        }
+        let head = try await store.snapshot().head
+        let keys = TextSettingsDocuments.Part.allCases.map { DocumentKey(collection: settings, id: TextSettingsDocuments.id(of: "shop", $0)) }
+        #expect(try await store.commit(.dropCollection(collection: "shop", alsoRemoving: keys)) == head + 1)
+        let snapshot = try await store.snapshot()
+        #expect(snapshot.head == head + 1)
+        #expect(snapshot.documents.map { "\($0.collection) \($0.id)" } == ["\(settings) books/stopwords"])
+        #expect(snapshot.recentChanges.last == StoredChange(collection: "shop", kind: .schema, id: "", body: nil, sequence: head + 1))
+    }
+
     @Test func deletingWhatDoesNotExistIsNotFoundAndTakesNoSequenceNumber() async throws {
         let store = try SQLiteStore(path: path)
         await #expect(throws: DocumentNotFound.self) { try await store.commit(.delete(id: "x", inBaseData: false)) }

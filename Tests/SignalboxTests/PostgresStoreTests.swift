@@ -87,6 +87,12 @@ struct PostgresStoreTests {
         await store.close()
     }
 
+    @Test func aDroppedCollectionTakesItsSynonymsAndStopWordsInTheSameChange() async throws {
+        let store = try await open(try await ScratchPostgres.freshDatabase())
+        try await SQLiteStoreTests.aDroppedCollectionTakesItsSettings(store)
+        await store.close()
+    }
+
     @Test func theLogKeepsTheConfiguredHistory() async throws {
         let url = try await ScratchPostgres.freshDatabase()
         let store = try await open(url, history: 5)

@@ -9,7 +9,7 @@ import Search
 enum TextSettingsDocuments {
     static let collection = "_settings"
 
-    enum Part: String, Sendable {
+    enum Part: String, Sendable, CaseIterable {
         case synonyms
         case stopwords
     }

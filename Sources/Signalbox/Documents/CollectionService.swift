@@ -57,15 +57,16 @@ final class CollectionService: Sendable {
         return (existing == nil, receipt)
     }
 
-    /// Deletes the collection and its documents: its synonyms and stop words first, so that a
-    /// collection made again under the name never inherits them (a failure between the two
-    /// leaves the collection without them, and the delete can be sent again).
+    /// Deletes the collection and its documents, and with them, in the same transaction and
+    /// change, its synonyms and stop words: a collection made again under the name never inherits
+    /// them. (Replicas drop them with the collection they belong to.)
     func drop(_ name: String) async throws -> WriteReceipt {
         let collection = try collection(name)
         if collection.isBuiltIn { throw CollectionError.builtIn(name) }
-        if !collection.synonyms.isEmpty { _ = try await putTextSettings(name, .synonyms, body: nil) }
-        if !collection.stopWords.isEmpty { _ = try await putTextSettings(name, .stopwords, body: nil) }
-        return try await commitAndApply(.dropCollection(collection: name), kind: .schema, id: "")
+        let settings = TextSettingsDocuments.Part.allCases.map {
+            DocumentKey(collection: TextSettingsDocuments.collection, id: TextSettingsDocuments.id(of: name, $0))
+        }
+        return try await commitAndApply(.dropCollection(collection: name, alsoRemoving: settings), kind: .schema, id: "")
     }
 
     // MARK: Synonyms and stop words

@@ -86,13 +86,15 @@ enum StoreWrite: Sendable, Equatable {
     case delete(collection: String = citiesCollection, id: String, inBaseData: Bool)
     /// Creates or replaces a collection's schema.
     case putSchema(collection: String, schema: Data)
-    /// Deletes a collection and every document of it.
-    case dropCollection(collection: String)
+    /// Deletes a collection and every document of it, and in the same transaction `alsoRemoving`:
+    /// documents of internal collections that belong to it (its synonyms and stop words), so
+    /// that no failure leaves them behind for a collection made again under the name.
+    case dropCollection(collection: String, alsoRemoving: [DocumentKey] = [])
 
     var collection: String {
         switch self {
         case .upsert(let collection, _, _), .delete(let collection, _, _), .putSchema(let collection, _),
-            .dropCollection(let collection):
+            .dropCollection(let collection, _):
             collection
         }
     }

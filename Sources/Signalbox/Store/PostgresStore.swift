@@ -466,9 +466,13 @@ final class PostgresStore: DocumentStore {
                         INSERT INTO signalbox_collection (name, schema, seq) VALUES (\(collection), \(String(decoding: schema, as: UTF8.self)), \(head))
                         ON CONFLICT (name) DO UPDATE SET schema = excluded.schema, seq = excluded.seq
                         """, logger: logger)
-                case .dropCollection:
+                case .dropCollection(_, let alsoRemoving):
                     try await connection.query("DELETE FROM signalbox_collection WHERE name = \(collection)", logger: logger)
                     try await connection.query("DELETE FROM signalbox_document WHERE collection = \(collection)", logger: logger)
+                    for key in alsoRemoving {
+                        try await connection.query(
+                            "DELETE FROM signalbox_document WHERE collection = \(key.collection) AND id = \(key.id)", logger: logger)
+                    }
                 case .upsert:
                     preconditionFailure("upserts are committed in groups")
                 }

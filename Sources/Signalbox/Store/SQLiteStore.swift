@@ -184,9 +184,12 @@ final class SQLiteStore: DocumentStore {
                         ON CONFLICT(name) DO UPDATE SET schema = excluded.schema, sequence = excluded.sequence
                         """,
                     arguments: [collection, schema, sequence])
-            case .dropCollection(let collection):
+            case .dropCollection(let collection, let alsoRemoving):
                 try db.execute(sql: "DELETE FROM collection WHERE name = ?", arguments: [collection])
                 try db.execute(sql: "DELETE FROM document WHERE collection = ?", arguments: [collection])
+                for key in alsoRemoving {
+                    try db.execute(sql: "DELETE FROM document WHERE collection = ? AND id = ?", arguments: [key.collection, key.id])
+                }
             }
             if sequence > logFrom {
                 try logChange.execute(arguments: [sequence, write.collection, write.kind.rawValue, write.id, write.body])
