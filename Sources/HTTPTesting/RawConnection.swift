@@ -38,7 +38,10 @@ public final class RawConnection: @unchecked Sendable {
     /// Connects to `port` on 127.0.0.1.
     public init(port: Int, receiveTimeout: Duration = RawConnection.defaultReceiveTimeout) throws(TestClientError) {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TestClientError("socket failed: errno \(errno)") }
+        guard descriptor >= 0 else {
+            isClosed = true  // nothing to close (deinit runs on the throw)
+            throw TestClientError("socket failed: errno \(errno)")
+        }
         // Scaled: a slow (sanitized) run waits longer for the server, as it runs slower too.
         let limit = TestTime.scaled(receiveTimeout)
         let seconds = limit.components.seconds
@@ -55,6 +58,10 @@ public final class RawConnection: @unchecked Sendable {
         }
         guard result == 0 else {
             let error = errno
+            // Every stored property is set, so the throw runs deinit: marked closed, or deinit
+            // closed the number again, by then another thread's socket or file (other tests' sends
+            // failed with errno 88, ENOTSOCK, or 9).
+            isClosed = true
             systemClose(descriptor)
             throw TestClientError("connect to 127.0.0.1:\(port) failed: errno \(error)")
         }

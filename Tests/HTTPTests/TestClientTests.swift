@@ -3,6 +3,9 @@ import HTTPTesting
 import HTTPTypes
 import Rx
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// HTTPTesting's own promises, over both transports: what a test sees is the same.
 @Suite("Test client", .timeLimit(.minutes(TestTime.scaled(minutes: 1))))
@@ -59,4 +62,31 @@ struct TestClientTests {
             #expect(throws: TestClientError.self) { try client.connect() }
         }
     }
+
+    /// A refused connect closes its socket once. The throw runs the connection's deinit (every
+    /// stored property was set), which closed the number a second time: by then, on another
+    /// thread, another test's socket or file, whose sends then failed (errno 88, ENOTSOCK). On one
+    /// thread the second close finds the number free and leaves EBADF in errno: that is checked.
+    @Test func aRefusedConnectClosesItsSocketOnce() throws {
+        let port = try Self.portNobodyListensOn()
+        errno = 0
+        #expect(throws: TestClientError.self) { try RawConnection(port: port) }
+        #expect(errno != EBADF, "the refused connection's socket was closed twice")
+    }
+
+    /// A loopback port bound and closed again: nothing listens there.
+    static func portNobodyListensOn() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
 }
+
