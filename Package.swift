@@ -73,6 +73,8 @@ let package = Package(
 
         // The search index. No HTTP, no reactive core.
         .target(name: "Search", dependencies: ["Base", "CZlib"], resources: [.copy("Resources")]),
+        // Random collection documents for the property tests of Search and Signalbox.
+        .target(name: "SearchTesting", dependencies: ["Base"]),
 
         // The service: endpoints, lookups, change feed, store, metrics.
         .target(
@@ -112,11 +114,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SignalboxCLITests", dependencies: ["SignalboxCLI"]),
-        .testTarget(name: "SearchTests", dependencies: ["Search"], resources: [.copy("Resources")]),
+        .testTarget(name: "SearchTests", dependencies: ["Base", "Search", "SearchTesting"], resources: [.copy("Resources")]),
         .testTarget(
             name: "SignalboxTests",
             dependencies: [
-                "Base", "Signalbox", "Rx", "RxTest", "HTTP", "HTTPTesting", "Search",
+                "Base", "Signalbox", "Rx", "RxTest", "HTTP", "HTTPTesting", "Search", "SearchTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

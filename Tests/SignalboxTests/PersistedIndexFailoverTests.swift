@@ -1,9 +1,6 @@
 import Foundation
-import HTTP
 import HTTPTesting
-import HTTPTypes
 import Logging
-import Search
 import Testing
 
 @testable import Signalbox
@@ -18,15 +15,11 @@ import Testing
 /// nothing takes them. Skipped where PostgreSQL is not installed.
 @Suite(.enabled("PostgreSQL is not installed") { await ScratchPostgres.isAvailable() }, .timeLimit(.minutes(TestTime.scaled(minutes: 3))))
 struct PersistedIndexFailoverTests {
-    static let key = "test-key"
     static let schema = #"{"fields": [{"name": "title", "type": "string", "search": true}]}"#
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("index-failover-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data(#"{"id": "2988507", "name": "Paris", "rank": 2100000}"#.utf8 + [10])
-            .write(to: directory.appendingPathComponent("cities.ndjson"))
+        directory = try PersistedIndexTests.directoryWithOneCity("index-failover")
     }
 
     /// Runs `scripts/pg-scratch` with `arguments`; its output (a store URL for `start` and `standby`).
@@ -44,7 +37,7 @@ struct PersistedIndexFailoverTests {
         settings.storePath = url
         settings.dataPath = directory.appendingPathComponent("cities.ndjson").path
         settings.indexDirectory = directory.appendingPathComponent("index").path
-        settings.apiKey = Self.key
+        settings.apiKey = PersistedIndexTests.key
         settings.indexSaveInterval = 0
         settings.shutdownNotReadyDelay = 0
         var logger = Logger(label: "test.index-failover")
@@ -52,21 +45,14 @@ struct PersistedIndexFailoverTests {
         return try await SignalboxService(settings: settings, logger: logger)
     }
 
-    @discardableResult
-    static func send(_ service: SignalboxService, _ method: HTTPRequest.Method, _ path: String, _ body: String? = nil) async throws -> TestResponse {
-        var fields: HTTPFields = [.authorization: "Bearer \(Self.key)"]
-        if body != nil { fields[.contentType] = "application/json" }
-        return try await service.router.testClient().execute(method, path, headerFields: fields, body: body.map { Array($0.utf8) } ?? [])
-    }
-
     static func put(_ service: SignalboxService, _ id: String, _ title: String) async throws {
-        let response = try await send(service, .put, "/collections/shop/documents/\(id)", #"{"id": "\#(id)", "title": "\#(title)"}"#)
+        let response = try await PersistedIndexTests.send(service, .put, "/collections/shop/documents/\(id)", #"{"id": "\#(id)", "title": "\#(title)"}"#)
         try #require(response.status == .noContent)
     }
 
     /// The ids the shop's search for every document finds, sorted.
     static func shop(_ service: SignalboxService) async throws -> [String] {
-        let response = try await send(service, .get, "/collections/shop/search?q=&limit=100")
+        let response = try await PersistedIndexTests.send(service, .get, "/collections/shop/search?q=&limit=100")
         let body = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         let hits = body?["hits"] as? [[String: Any]] ?? []
         return hits.compactMap { $0["id"] as? String }.sorted()
@@ -97,7 +83,7 @@ struct PersistedIndexFailoverTests {
 
             // Written on the primary and streamed to the standby: 1 (the schema) to 3.
             let first = try await start(primary)
-            try #require(try await Self.send(first, .put, "/collections/shop", Self.schema).status == .created)
+            try #require(try await PersistedIndexTests.send(first, .put, "/collections/shop", Self.schema).status == .created)
             try await Self.put(first, "a", "Old")
             try await Self.put(first, "b", "Kept")
             try await Self.caughtUp(standby, with: primary)
@@ -132,9 +118,9 @@ struct PersistedIndexFailoverTests {
             let after = try await start(promoted)
             #expect(after.collectionIndexesLoaded == 0)
             #expect(try await Self.shop(after) == ["a", "b", "e", "f", "g"])
-            let a = try await Self.send(after, .get, "/collections/shop/documents/a")
+            let a = try await PersistedIndexTests.send(after, .get, "/collections/shop/documents/a")
             #expect(String(decoding: a.body, as: UTF8.self).contains("Old"))
-            #expect(try await Self.send(after, .get, "/collections/shop/documents/c").status == .notFound)
+            #expect(try await PersistedIndexTests.send(after, .get, "/collections/shop/documents/c").status == .notFound)
             await after.shutdown()
             // Saved anew from the store's history: the next start takes it.
             let last = try await start(promoted)

@@ -4,6 +4,7 @@ import HTTPTesting
 import HTTPTypes
 import Logging
 import Search
+import SearchTesting
 import Testing
 
 @testable import Signalbox
@@ -19,11 +20,17 @@ struct PersistedIndexTests {
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("persisted-\(UUID().uuidString)")
+        directory = try Self.directoryWithOneCity("persisted")
+    }
+
+    /// A new temporary directory holding `cities.ndjson`, a one-city base data set: the cities are
+    /// not what these tests test, and the embedded ones take a while.
+    static func directoryWithOneCity(_ prefix: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        // A one-city base data set: the cities are not what is tested, and the embedded ones take a while.
         try Data(#"{"id": "2988507", "name": "Paris", "rank": 2100000}"#.utf8 + [10])
             .write(to: directory.appendingPathComponent("cities.ndjson"))
+        return directory
     }
 
     /// A service on the test's store; `persist`: with the default index directory, else with none.
@@ -70,35 +77,19 @@ struct PersistedIndexTests {
           {"name": "inStock", "type": "boolean"}]}
         """
 
-    /// A deterministic generator (SplitMix64).
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+    /// Product `sku`'s JSON, drawn from `random` (shared with the index's own tests: `RandomProducts`).
+    static func document(_ sku: Int, _ random: inout RandomProducts) -> String {
+        random.product(sku: sku)
     }
 
-    static let words = ["lamp", "chair", "table", "Lampe", "désk", "sofa", "stool", "shelf"]
-
-    static func document(_ sku: Int, _ random: inout Seeded) -> String {
-        func word() -> String { words[Int(random.next() % UInt64(words.count))] }
-        var members = [#""sku": "\#(sku)""#, #""title": "\#(word()) \#(word())""#]
-        if random.next() % 3 != 0 { members.append(#""tags": ["\#(word())", "\#(word())"]"#) }
-        if random.next() % 3 != 0 { members.append(#""brand": "\#(["Acme", "acme", "Globex"][Int(random.next() % 3)])""#) }
-        if random.next() % 4 != 0 { members.append(#""price": \#(random.next() % 100)"#) }
-        if random.next() % 2 == 0 { members.append(#""inStock": \#(random.next() % 2 == 0)"#) }
-        if random.next() % 2 == 0 { members.append(#""lat": \#(Int(random.next() % 80)), "lon": \#(Int(random.next() % 170))"#) }
-        return "{" + members.joined(separator: ", ") + "}"
+    static func products(seed: UInt64) -> RandomProducts {
+        RandomProducts(seed: seed, location: .latLon, descriptions: false)
     }
 
     /// Random writes to `shop`: PUTs, DELETEs, imports; with `schemaChanges`, now and then the
     /// schema replaced (its index built in the background: not saved if a shutdown comes first),
     /// or the collection deleted and made again.
-    static func write(_ service: SignalboxService, rounds: Int, schemaChanges: Bool = true, _ random: inout Seeded) async throws {
+    static func write(_ service: SignalboxService, rounds: Int, schemaChanges: Bool = true, _ random: inout RandomProducts) async throws {
         for _ in 0..<rounds {
             switch random.next() % 20 + (schemaChanges ? 0 : 2) {
             case 0:
@@ -175,7 +166,7 @@ struct PersistedIndexTests {
 
     @Test(arguments: [11, 12, 13] as [UInt64])
     func aRestartServesWhatAFreshBuildServes(seed: UInt64) async throws {
-        var random = Seeded(state: seed)
+        var random = Self.products(seed: seed)
         var service = try await start()
         try #require(try await Self.send(service, .put, "/collections/shop", Self.schema).status == .created)
         var loaded = 0
@@ -191,7 +182,7 @@ struct PersistedIndexTests {
     }
 
     @Test func anIndexOlderThanTheStoreIsCaughtUp() async throws {
-        var random = Seeded(state: 5)
+        var random = Self.products(seed: 5)
         let first = try await start()
         try #require(try await Self.send(first, .put, "/collections/shop", Self.schema).status == .created)
         try await Self.write(first, rounds: 30, schemaChanges: false, &random)
@@ -211,7 +202,7 @@ struct PersistedIndexTests {
 
     @Test(arguments: ["truncated", "flipped", "missing segment", "missing manifest"])
     func aDamagedIndexIsRebuiltAndSavedAnew(damage: String) async throws {
-        var random = Seeded(state: 9)
+        var random = Self.products(seed: 9)
         let first = try await start()
         try #require(try await Self.send(first, .put, "/collections/shop", Self.schema).status == .created)
         try await Self.write(first, rounds: 30, schemaChanges: false, &random)
@@ -240,7 +231,7 @@ struct PersistedIndexTests {
     }
 
     @Test func anIndexOfAnotherStoreIsNotUsed() async throws {
-        var random = Seeded(state: 3)
+        var random = Self.products(seed: 3)
         let first = try await start()
         try #require(try await Self.send(first, .put, "/collections/shop", Self.schema).status == .created)
         try await Self.write(first, rounds: 20, schemaChanges: false, &random)

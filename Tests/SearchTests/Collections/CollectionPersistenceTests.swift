@@ -1,4 +1,5 @@
 import Foundation
+import SearchTesting
 import Testing
 
 @testable import Search
@@ -15,31 +16,9 @@ import Testing
         try body(directory)
     }
 
-    /// A deterministic generator (SplitMix64): the same writes on every run.
-    private struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    private static let words = ["lamp", "chair", "table", "Lampe", "désk", "sofa", "stool", "shelf", "bench", "rug"]
-    private static let brands = ["Acme", "acme", "Globex", "Initech", "Umbrella"]
-
-    private static func randomProduct(_ sku: Int, _ random: inout Seeded) -> CollectionDocument {
-        func word() -> String { words[Int(random.next() % UInt64(words.count))] }
-        let maybe = { (random: inout Seeded) in random.next() % 4 != 0 }
-        return F.product(
-            "\(sku)", title: maybe(&random) ? "\(word()) \(word())" : nil,
-            tags: maybe(&random) ? (0..<Int(random.next() % 3)).map { _ in word() } : nil,
-            description: maybe(&random) ? "a \(word()) with a \(word())" : nil,
-            brand: maybe(&random) ? brands[Int(random.next() % UInt64(brands.count))] : nil,
-            price: maybe(&random) ? Double(random.next() % 50) : nil, inStock: maybe(&random) ? random.next() % 2 == 0 : nil,
-            store: maybe(&random) ? (Double(random.next() % 170) - 85, Double(random.next() % 350) - 175) : nil)
+    /// Product `sku` drawn from `random` (shared with the service's tests: `RandomProducts`).
+    private static func randomProduct(_ sku: Int, _ random: inout RandomProducts) -> CollectionDocument {
+        try! F.decode(random.product(sku: sku))
     }
 
     /// Queries over text, filters, facets, sort and geo: what must not differ after a restart.
@@ -87,7 +66,7 @@ import Testing
     @Test(arguments: [1, 2, 3])
     func restoredIndexAnswersAsTheSavedOneAndAFreshBuild(seed: UInt64) throws {
         try withDirectory { directory in
-            var random = Seeded(state: seed)
+            var random = RandomProducts(seed: seed, location: .storeObject, descriptions: true)
             var configuration = CollectionIndex.Configuration()
             configuration.recentSegmentDocuments = 8
             configuration.mergeFanIn = 2
