@@ -76,10 +76,7 @@ struct StoreCoverageTests {
     /// to, holds), a log that no longer reaches its sequence, or no mark at all: not taken.
     @Test(.enabled("PostgreSQL is not installed") { await ScratchPostgres.isAvailable() })
     func postgresTakesAnIndexOnlyWhenTheStoreHoldsTheHistoryItWasMarkedWith() async throws {
-        let url = try await ScratchPostgres.freshDatabase()
-        let store = try await PostgresStore(
-            url: url, baseDigest: "base", history: 1024, timeout: .seconds(5), startTimeout: ScratchPostgres.startTimeout,
-            logger: Logger(label: "test.postgres"))
+        let (store, url) = try await Self.openPostgres()
         let middle = try await Self.fill(store)
         let whole = try await store.snapshot()
         let server = try #require(whole.server)
@@ -109,6 +106,15 @@ struct StoreCoverageTests {
         await store.close()
     }
 
+    /// A store on a new database of the scratch PostgreSQL, and the database's URL.
+    static func openPostgres() async throws -> (PostgresStore, PostgresURL) {
+        let url = try await ScratchPostgres.freshDatabase()
+        let store = try await PostgresStore(
+            url: url, baseDigest: "base", history: 1024, timeout: .seconds(5), startTimeout: ScratchPostgres.startTimeout,
+            logger: Logger(label: "test.postgres"))
+        return (store, url)
+    }
+
     @Test func sqlite() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coverage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -118,10 +124,7 @@ struct StoreCoverageTests {
 
     @Test(.enabled("PostgreSQL is not installed") { await ScratchPostgres.isAvailable() })
     func postgres() async throws {
-        let url = try await ScratchPostgres.freshDatabase()
-        let store = try await PostgresStore(
-            url: url, baseDigest: "base", history: 1024, timeout: .seconds(5), startTimeout: ScratchPostgres.startTimeout,
-            logger: Logger(label: "test.postgres"))
+        let (store, _) = try await Self.openPostgres()
         try await Self.check(store)
         await store.close()
     }
