@@ -203,4 +203,35 @@ struct PostgresFailoverTests {
         follower.stop()
         await store.close()
     }
+
+    /// A replica starts from a snapshot one server answered, and another answers its first read
+    /// of the log (a promotion in between): the history it started from is checked before it
+    /// applies anything, and the server is recorded as the one whose history it holds (the
+    /// marks of the indexes it saves, ``IndexMark``) only once checked.
+    @Test func aFirstReadAnsweredByAnotherServerThanTheStartsSnapshotIsChecked() async throws {
+        let url = try await ScratchPostgres.freshDatabase()
+        let store = try await open(url)
+        for n in 1...3 { _ = try await store.commit(.upsert(id: "d\(n)", body: Data(#"{"id":"d\#(n)","name":"Town \#(n)"}"#.utf8))) }
+        let snapshot = try await store.snapshot()
+        let server = try #require(snapshot.server)
+        // What the old primary had at 3, where the store now has d3.
+        let lost = StoredChange(id: "lost", body: Data(#"{"id":"lost","name":"Lost"}"#.utf8), sequence: 3)
+        let started = Array(snapshot.recentChanges.dropLast()) + [lost]
+        let index = SearchIndex(documents: [Document(id: "d1", name: "Town 1"), Document(id: "d2", name: "Town 2"), Document(id: "lost", name: "Lost")])
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 3, capacity: 100)
+        let lookups = SearchLookups(index: index, maxEntries: 10, ttl: 60, metrics: ServiceMetrics())
+        let applier = ChangeApplier(
+            index: index, lookups: lookups, feed: feed, metrics: ServiceMetrics(), applied: 3, recentChanges: started, server: "old primary")
+        let follower = PostgresFollower(
+            store: store, applier: applier, metrics: ReplicationMetrics(), pollInterval: .seconds(60), batch: 100, history: 100,
+            baseDocuments: { _ in [] }, logger: Self.logger, server: "old primary")
+        try await follower.catchUpNow()
+        await EventEndpointsTests.applied(applier, 3)
+        #expect(index.document(id: "lost") == nil)
+        #expect(index.document(id: "d3")?.name == "Town 3")
+        #expect(applier.markPosition() == IndexMark.Position(server: server, rewinds: 1))
+        follower.stop()
+        await store.close()
+    }
 }
+
