@@ -108,7 +108,7 @@ import Testing
         replica.applier.offer((1...40).map { Self.upsert($0, "d\($0)") })
         await Self.applied(replica, 40)
         let position = replica.applier.markPosition()
-        #expect(position == IndexMark.Position(server: nil, rewinds: 0))
+        #expect(position == IndexMark.Position(server: nil, rewinds: 0, served: 40))
         let mark = replica.applier.mark(at: 38, since: position)
         #expect(mark?.sequence == 38 && mark?.server == nil)
         #expect(mark?.changes.map(\.sequence) == Array(38 - Int64(IndexMark.keptChanges) + 1...38))

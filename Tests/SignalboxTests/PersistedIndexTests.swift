@@ -181,6 +181,26 @@ struct PersistedIndexTests {
         #expect(loaded > 0)
     }
 
+    /// A collection's index is saved current at the replica's served head, not at its own last
+    /// write, with a mark naming the change there (``IndexMark``): the replica remembers only its
+    /// newest changes, and a quiet collection's last write may be long gone from them.
+    @Test func anIndexIsSavedAtTheServedHeadWithItsMark() async throws {
+        var random = Self.products(seed: 21)
+        let service = try await start()
+        try #require(try await Self.send(service, .put, "/collections/shop", Self.schema).status == .created)
+        try await Self.send(service, .put, "/collections/shop/documents/1", Self.document(1, &random))
+        for id in 100..<103 {
+            try #require(try await Self.send(service, .put, "/documents/\(id)", #"{"id": "\#(id)", "name": "Lyon", "rank": 5}"#).status == .noContent)
+        }
+        let head = service.applier.applied.value
+        await service.shutdown()
+        let folder = indexDirectory + "/shop"
+        #expect(try CollectionIndex.restore(from: folder).index.sequence == head)
+        let mark = try JSONDecoder().decode(IndexMark.self, from: Data(contentsOf: URL(fileURLWithPath: folder + "/" + PersistedIndexes.markName)))
+        #expect(mark.sequence == head && mark.changes.last?.sequence == head)
+        #expect(mark.changes.map(\.sequence) == Array(1...head))
+    }
+
     @Test func anIndexOlderThanTheStoreIsCaughtUp() async throws {
         var random = Self.products(seed: 5)
         let first = try await start()

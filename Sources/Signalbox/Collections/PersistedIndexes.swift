@@ -189,6 +189,10 @@ final class PersistedIndexes: Sendable {
                 // The old mark goes first: a crash after the new manifest must not leave it naming that one.
                 unlink(folder(collection.name) + "/" + Self.markName)
                 let position = marking?.markPosition()
+                // Current at the served head (it has every change of its collection up to it), not
+                // at its own last change: the replica remembers the changes of the head's last
+                // moments (ChangeApplier.checkedChanges), not of a quiet collection's last write.
+                if let position { index.advance(to: position.served) }
                 let result = try index.save(to: folder(collection.name), epoch: collection.isBuiltIn ? citiesEpoch(epoch) : epoch)
                 if let marking, let position, let mark = marking.mark(at: result.sequence, since: position) {
                     writeMark(mark, collection.name)

@@ -430,7 +430,7 @@ struct NotAppliedInTime: Error, Sendable {
 
 extension ChangeApplier: IndexMarking {
     func markPosition() -> IndexMark.Position {
-        state.withLock { IndexMark.Position(server: $0.server, rewinds: $0.rewinds) }
+        state.withLock { IndexMark.Position(server: $0.server, rewinds: $0.rewinds, served: $0.served) }
     }
 
     func mark(at sequence: Int64, since position: IndexMark.Position) -> IndexMark? {

@@ -29,6 +29,10 @@ struct IndexMark: Sendable, Codable, Equatable {
         var server: String?
         /// How many times the replica went back after a failover (``ChangeApplier/rewind(to:corrections:history:)``).
         var rewinds: Int
+        /// Every change through this number is in every collection's index: an index saved now
+        /// is current at it at least (so its mark names a change the replica still remembers,
+        /// not the collection's last write, which may be long gone from its memory).
+        var served: Int64 = 0
     }
 
     /// How many of the newest changes a mark keeps: the one at its sequence decides, the others
