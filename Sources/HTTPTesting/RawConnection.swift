@@ -59,8 +59,8 @@ public final class RawConnection: @unchecked Sendable {
         guard result == 0 else {
             let error = errno
             // Every stored property is set, so the throw runs deinit: marked closed, or deinit
-            // closed the number again, by then another thread's socket or file (other tests' sends
-            // failed with errno 88, ENOTSOCK, or 9).
+            // closed the number again, by then maybe another thread's socket or file (a ResetTests
+            // client's send once failed with errno 88, ENOTSOCK).
             isClosed = true
             systemClose(descriptor)
             throw TestClientError("connect to 127.0.0.1:\(port) failed: errno \(error)")
