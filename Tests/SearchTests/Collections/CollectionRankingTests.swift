@@ -4,8 +4,8 @@ import Testing
 
 /// Issue 28's ranking rules for collections, one test each (each fails without its rule):
 /// typos after the first letter, a short word's typo when nothing holds it, up to 15 words, and
-/// the exactness level (a field that is the query, then one that starts with it) before the
-/// fields' weights and exact-over-prefix.
+/// the exactness level (a field that is the query, then one that starts with it, then one where
+/// its words follow each other in order) before the fields' weights and exact-over-prefix.
 @Suite struct CollectionRankingTests {
     private typealias F = CollectionFixtures
 
@@ -104,5 +104,26 @@ import Testing
             F.product("exact", title: "lf h", price: 1),
         ])
         #expect(F.ids(search(same, "lf h")) == ["exact", "long"])
+    }
+
+    @Test func theQueryAsAPhraseInsideAFieldBeforeItsWordsApart() {
+        let index = CollectionIndex(schema: F.products, documents: [
+            F.product("apart", title: "autoconf stacktrace ops int address c", price: 100),
+            F.product("phrase", title: "lib stacktrace config h", price: 1),
+            F.product("reversed", title: "fs posix acl", price: 100),
+            F.product("ordered", title: "linux acl posix h", price: 1),
+        ])
+        // Neither field starts with the query: the one where its words follow each other, in
+        // order, comes first, though the other has `c` as a whole word.
+        #expect(F.ids(search(index, "stacktrace c")) == ["phrase", "apart"])
+        #expect(F.ids(search(index, "acl po")) == ["ordered", "reversed"])
+        let words = ParsedQuery(SearchQuery("acl po")).words
+        func level(_ field: String) -> ExactnessOrder.Level? {
+            ExactnessOrder.level(of: words, in: QueryRules.words(of: field).map { $0[...] })
+        }
+        #expect(level("acl posix") == .whole)
+        #expect(level("acl posix py") == .start)
+        #expect(level("linux acl posix h") == .phrase)
+        #expect(level("fs posix acl") == nil)
     }
 }

@@ -20,12 +20,23 @@ struct ExactnessOrder {
     let words: [QueryWord]
     let layout: SchemaLayout
 
-    /// (level: 0 whole field, 1 field starts with the query, 2 other, times the searched fields,
-    /// plus the position of the first field at that level; words in the shortest field matching a
-    /// query word) for `document`.
+    /// How a field holds the query's words, best first.
+    enum Level: Int {
+        /// The field's words are the query's.
+        case whole
+        /// The field starts with the query's words.
+        case start
+        /// The query's words follow each other, in order, later in the field (a phrase).
+        case phrase
+        /// Anything else (the words apart, out of order, or in several fields).
+        case other
+    }
+
+    /// (level: `Level` times the searched fields, plus the position of the first field at that
+    /// level; words in the shortest field matching a query word) for `document`.
     func measure(_ document: CollectionDocument, buffer: inout TokenBuffer) -> (level: Int, length: Int) {
         let fields = layout.searched.count
-        var level = 2 * fields, length = Int.max
+        var level = Level.other.rawValue * fields, length = Int.max
         for (position, (field, _)) in layout.searched.enumerated() {
             let texts: [String]
             switch document.values[field] {
@@ -38,12 +49,23 @@ struct ExactnessOrder {
                 let tokens = buffer.spans.map { buffer.units(of: $0) }
                 guard tokens.contains(where: { token in words.contains { $0.match(token) != nil } }) else { continue }
                 length = min(length, tokens.count)
-                if tokens.count >= words.count, zip(words, tokens).allSatisfy({ $0.match($1) != nil }) {
-                    level = min(level, (tokens.count == words.count ? 0 : 1) * fields + position)
+                if let found = Self.level(of: words, in: tokens) {
+                    level = min(level, found.rawValue * fields + position)
                 }
             }
         }
         return (level, length)
+    }
+
+    /// Where `words` follow each other in order in `tokens` (each within its typo budget, the last
+    /// as typed), the earliest place: nil when they do not.
+    static func level(of words: [QueryWord], in tokens: [ArraySlice<UInt16>]) -> Level? {
+        guard !words.isEmpty, tokens.count >= words.count else { return nil }
+        for start in 0...(tokens.count - words.count)
+        where words.indices.allSatisfy({ words[$0].match(tokens[start + $0]) != nil }) {
+            return start > 0 ? .phrase : tokens.count == words.count ? .whole : .start
+        }
+        return nil
     }
 
     /// `ranked` (in key order) ordered by words matched and typos (the key's top bits), then
