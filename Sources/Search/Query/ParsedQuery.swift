@@ -42,7 +42,8 @@ struct ParsedQuery: Sendable {
     var countryMask: [Bool]?
     var minRank: Double?
 
-    init(_ query: SearchQuery) {
+    /// `maxWords`: the words kept (the cities' 8; a collection takes more, `CollectionSearch.maxWords`).
+    init(_ query: SearchQuery, maxWords: Int = SearchQuery.Limits.maxWords) {
         text = query.text
         var buffer = TokenBuffer()
         var text = query.text
@@ -50,7 +51,7 @@ struct ParsedQuery: Sendable {
             text = String(decoding: text.utf8.prefix(SearchQuery.Limits.maxTextBytes), as: UTF8.self)
         }
         Normalizer.scan(text, into: &buffer)
-        let spans = buffer.spans.prefix(SearchQuery.Limits.maxWords)
+        let spans = buffer.spans.prefix(maxWords)
         // The last word is complete when the text goes on after it (a space, a full stop...).
         let scalarCount = text.unicodeScalars.count
         words = spans.enumerated().map { index, span in

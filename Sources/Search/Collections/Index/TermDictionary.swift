@@ -54,6 +54,9 @@ struct TermDictionary: Sendable {
         return (dictionary, renumber)
     }
 
+    /// Leading units a typo walk keeps as typed: the first letter.
+    static let typoLead = 1
+
     @inline(__always) func termLength(_ term: Int) -> Int {
         Int(termStarts[term + 1] - termStarts[term])
     }
@@ -116,10 +119,12 @@ struct TermDictionary: Sendable {
         return matches
     }
 
-    /// The main walk of `IndexCore.collectTypoMatches` over this dictionary (the first letter, or
-    /// two with two typos, as typed: collections do not take the cities' early-typo views).
+    /// The walk of `IndexCore.collectTypoMatches` over this dictionary under the word's first
+    /// letter as typed, with one or two typos anywhere after it (the second letter included: the
+    /// cities keep two letters for two typos and find the others by their early-typo views, which
+    /// collections do not build; one walk under one letter costs a collection query little).
     private func collectTypoMatches(_ word: QueryWord, into matches: inout [TermMatch], masks: UnsafeMutablePointer<UInt64>) {
-        let lead = Typos.exactLead(budget: word.typoBudget)
+        let lead = Self.typoLead
         guard word.units.count > lead, word.units.count <= TypoState.maxWordUnits else { return }
         var walk = TypoWalks(masks: masks, isPrefix: word.isPrefix, matches: [])
         swap(&walk.matches, &matches)

@@ -3,7 +3,9 @@
 ///
 /// The rule is the index's own, on one document: the filter passes and, unless the text is
 /// empty, the first word (stop words dropped) matches a token of a searched field (within its
-/// typo budget), or the document holds every word of a synonym's phrase for it.
+/// typo budget), or the document holds every word of a synonym's phrase for it. A short word
+/// (`CollectionWords.isShort`) is given its one typo here whatever the index holds: the index
+/// takes it when no document has the word as typed, which a write can change either way.
 public struct CollectionQueryMatcher: Sendable {
     private let firstWord: QueryWord?
     /// The phrases a synonym lets stand for the first word.
@@ -12,11 +14,15 @@ public struct CollectionQueryMatcher: Sendable {
     private let predicate: DocumentPredicate?
 
     public init(_ query: CollectionQuery, schema: CollectionSchema, rules: QueryRules = .none) {
-        let plan = rules.plan(ParsedQuery(SearchQuery(query.text)).words)  // the cities' word parsing, unchanged
-        firstWord = plan.words.first
+        let layout = SchemaLayout(schema)
+        let plan = rules.plan(CollectionWords.parse(query.text, layout: layout))  // the index's word parsing
+        firstWord = plan.words.first.map { word in
+            var word = word
+            if CollectionWords.isShort(word) { word.typoBudget = 1 }
+            return word
+        }
         firstWordSynonyms = plan.alternatives.first ?? []
         hasText = !plan.words.isEmpty
-        let layout = SchemaLayout(schema)
         predicate = query.filter.map { DocumentPredicate($0, layout: layout) }
     }
 

@@ -34,8 +34,11 @@ struct CollectionSearch {
         self.layout = layout
         self.decoder = decoder
         self.query = query
-        // The cities' word parsing, unchanged; then the collection's stop words and synonyms.
-        plan = rules.plan(ParsedQuery(SearchQuery(query.text)).words)
+        // The cities' word parsing (more words kept); then the collection's stop words and synonyms,
+        // and a typo for a short word nothing holds as typed.
+        var plan = rules.plan(CollectionWords.parse(query.text, layout: layout))
+        plan.words = CollectionWords.withShortWordTypos(plan.words, in: snapshot)
+        self.plan = plan
         words = plan.words
         sort = SortPlan(query.sort, layout: layout)
         limit = min(max(query.limit, 0), CollectionQuery.Limits.maxLimit)
