@@ -83,6 +83,8 @@ let package = Package(
                 "Base", "Rx", "HTTP", "Search",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C interface, for the import's row writes (`SQLiteUpsertStatement`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -70,6 +70,53 @@ struct JSONScanner {
         }
     }
 
+    /// A key as ``readObjectKeys(_:)`` gives it: its bytes in the scanned buffer when it has no
+    /// escape (the usual case: no string is made for it), else its decoded text.
+    enum Key {
+        case bytes(UnsafeBufferPointer<UInt8>)
+        case text(String)
+
+        var text: String {
+            switch self {
+            case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+            case .text(let text): text
+            }
+        }
+    }
+
+    /// ``readObject(_:)`` for a caller that matches keys by their bytes.
+    mutating func readObjectKeys(_ body: (inout JSONScanner, Key) throws(Failure) -> Void) throws(Failure) {
+        try expect(UInt8(ascii: "{"))
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return
+        }
+        while true {
+            skipSpace()
+            let key = try readKey()
+            try expect(UInt8(ascii: ":"))
+            try body(&self, key)
+            skipSpace()
+            guard position < bytes.count else { throw fail("unterminated object") }
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: "}") { return }
+            guard byte == UInt8(ascii: ",") else { throw fail("expected ',' or '}'") }
+        }
+    }
+
+    /// A key's bytes when it has no escape, else its text (read as ``readString()`` reads it).
+    private mutating func readKey() throws(Failure) -> Key {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        var end = position + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return .text(try readString()) }
+        let key = UnsafeBufferPointer(rebasing: bytes[(position + 1)..<end])
+        position = end + 1
+        return .bytes(key)
+    }
+
     mutating func readValue(depth: Int = 0) throws(Failure) -> Value {
         guard depth < maxDepth else { throw fail("nested too deep") }
         skipSpace()
@@ -104,6 +151,11 @@ struct JSONScanner {
         default:
             return .number(try readNumber())
         }
+    }
+
+    /// Passes over the byte ``peek()`` returned.
+    mutating func skip() {
+        position += 1
     }
 
     /// Whether only space is left.

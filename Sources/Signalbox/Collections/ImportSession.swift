@@ -3,8 +3,13 @@ import Search
 
 /// One bulk import into a collection (`POST /collections/{name}/documents`), fed with the
 /// body's bytes as they arrive: each line (NDJSON) or record (CSV) is parsed and checked
-/// against the schema, and the good ones are committed in batches, each durable before the
-/// next starts. A bad line is reported and the others go on. An actor: one request feeds it, in order.
+/// against the schema, and the good ones are committed in batches. A bad line is reported and
+/// the others go on. An actor: one request feeds it, in order.
+///
+/// Three stages overlap, one batch each (two cores): batch N+2 is parsed while N+1 is
+/// committed to the store and N is applied to the index. Batches are stored in order and
+/// applied in order, each as one index write of its own; the answer waits for the last one to
+/// be both durable and applied.
 actor ImportSession {
     enum Format: Sendable {
         case ndjson
@@ -37,11 +42,11 @@ actor ImportSession {
     private let decoder: CollectionDocumentDecoder
     private let batchSize: Int
     private let exists: @Sendable (String) -> Bool
-    /// Commits one batch durably and applies it to the index, so that `exists` sees its ids once
-    /// it returns; returns the batch's last sequence number.
-    private let commit: @Sendable ([CollectionDocument]) async throws -> Int64
-    /// Returns once every change up to the given sequence number is applied (searchable).
-    private let applied: @Sendable (Int64) async throws -> Void
+    /// Commits one batch durably (one transaction); returns its changes, numbered by the store.
+    private let store: @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change]
+    /// Applies a stored batch to the index (one write) and returns once it is searchable, so
+    /// that `exists` sees its ids.
+    private let apply: @Sendable ([ChangeApplier.Change]) async throws -> Void
     private var ndjson = NDJSONLineReader()
     private var csv = CSVRecordReader()
     private var csvBuilder: CSVDocumentBuilder?
@@ -51,22 +56,23 @@ actor ImportSession {
     /// before it is applied (``flush()``), so `exists` answers for those: no set of every id of
     /// the import (a million strings, held to the end).
     private var committingIDs = Set<String>()
-    /// The batch being committed and applied while the next one is parsed, and what it counts.
-    private var committing: (task: Task<Int64, any Error>, counts: (created: Int, updated: Int))?
+    /// The batch being committed and applied while the next one is parsed.
+    private var committing: BatchInFlight?
     private(set) var report = Report()
 
     init(
         format: Format, schema: CollectionSchema, limits: CollectionDocumentLimits, batchSize: Int,
-        exists: @escaping @Sendable (String) -> Bool, commit: @escaping @Sendable ([CollectionDocument]) async throws -> Int64,
-        applied: @escaping @Sendable (Int64) async throws -> Void = { _ in }
+        exists: @escaping @Sendable (String) -> Bool,
+        store: @escaping @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change],
+        apply: @escaping @Sendable ([ChangeApplier.Change]) async throws -> Void
     ) {
         self.format = format
         self.schema = schema
         decoder = CollectionDocumentDecoder(schema: schema, limits: limits)
         self.batchSize = max(batchSize, 1)
         self.exists = exists
-        self.commit = commit
-        self.applied = applied
+        self.store = store
+        self.apply = apply
     }
 
     /// Parses `chunk`; commits a batch whenever one is full.
@@ -85,7 +91,6 @@ actor ImportSession {
         }
         try await flush()
         try await settle()
-        if report.lastSequence > 0 { try await applied(report.lastSequence) }
         return report
     }
 
@@ -144,9 +149,10 @@ actor ImportSession {
         }
     }
 
-    /// Hands the pending documents to the store and, while they are committed and applied,
-    /// returns to parsing: the parser runs at most one batch ahead of the store. Batches commit
-    /// one after another, in order; a failed commit fails the import at the next flush.
+    /// Hands the pending documents to the store and returns to parsing once the batch before
+    /// them is applied: the parser runs at most one batch ahead of the store, the store one
+    /// batch ahead of the index. A failed batch fails the import at the next flush (or at
+    /// ``finish()``); a batch already stored then is durable and is applied all the same.
     private func flush() async throws {
         guard !pending.isEmpty else { return }
         let batch = pending.map(\.document)
@@ -160,25 +166,19 @@ actor ImportSession {
         }
         committingIDs = ids
         let previous = committing
-        let commit = self.commit
-        committing = (
-            Task {
-                if let previous { _ = try await previous.task.value }
-                return try await commit(batch)
-            }, counts
-        )
+        committing = BatchInFlight(batch, after: previous, counts: counts, store: store, apply: apply)
         if let previous { try await settle(previous) }
     }
 
-    /// Waits for the batch still being committed, if any.
+    /// Waits for the batch still in flight, if any.
     private func settle() async throws {
         guard let last = committing else { return }
         committing = nil
         try await settle(last)
     }
 
-    private func settle(_ batch: (task: Task<Int64, any Error>, counts: (created: Int, updated: Int))) async throws {
-        report.lastSequence = try await batch.task.value
+    private func settle(_ batch: BatchInFlight) async throws {
+        report.lastSequence = try await batch.applied.value
         report.created += batch.counts.created
         report.updated += batch.counts.updated
     }
@@ -188,6 +188,39 @@ actor ImportSession {
         if report.errors.count < Self.maxListedErrors {
             report.errors.append(Report.LineError(line: line, id: id, status: 422, detail: detail))
         }
+    }
+}
+
+/// One batch on its way: stored once the batch before it is stored (the store numbers batches
+/// in the order of the import), applied once it is stored and the batch before it is applied
+/// (each batch one index write, in order). The store of a batch thus overlaps the index write
+/// of the one before.
+private struct BatchInFlight: Sendable {
+    /// The batch's last sequence number, once it is durable and searchable.
+    let applied: Task<Int64, any Error>
+    /// Completes once the batch is durable. Without the changes: the batch after it waits on
+    /// it, and would otherwise keep this batch's documents to its own end.
+    let stored: Task<Void, any Error>
+    let counts: (created: Int, updated: Int)
+
+    init(
+        _ documents: [CollectionDocument], after previous: BatchInFlight?, counts: (created: Int, updated: Int),
+        store: @escaping @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change],
+        apply: @escaping @Sendable ([ChangeApplier.Change]) async throws -> Void
+    ) {
+        let previousStored = previous?.stored, previousApplied = previous?.applied
+        let changes = Task<[ChangeApplier.Change], any Error> {
+            _ = try await previousStored?.value
+            return try await store(documents)
+        }
+        stored = Task { _ = try await changes.value }
+        applied = Task {
+            let stored = try await changes.value
+            _ = try await previousApplied?.value
+            try await apply(stored)
+            return stored.last?.sequence ?? 0
+        }
+        self.counts = counts
     }
 }
 

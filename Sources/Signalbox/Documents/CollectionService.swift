@@ -182,21 +182,21 @@ final class CollectionService: Sendable {
 
     // MARK: Imports
 
-    /// An import session for `name`: each batch is committed durably and applied to the index
-    /// (one index write) before the next is committed, while the next is parsed; the import is
-    /// answered once all of it is applied (searchable).
+    /// An import session for `name`: each batch is committed durably while the batch before it
+    /// is applied to the index (one index write per batch), and the next one is parsed; the
+    /// import is answered once all of it is applied (searchable).
     func importSession(_ name: String, format: ImportSession.Format) throws -> ImportSession {
         let collection = try collection(name)
         if collection.isBuiltIn { throw CollectionError.unsupportedImport("Import into the built-in cities is not supported; PUT /documents/{id}.") }
         let (limits, store, applier) = (self.limits, self.store, self.applier)
-        // The last sequence number this import has offered to the applier.
-        let offered = Locked<Int64>(0)
+        // The last sequence number this import has committed.
+        let committed = Locked<Int64>(0)
         return ImportSession(
             format: format, schema: collection.schema, limits: limits.document, batchSize: limits.importBatch,
             exists: { collection.index.contains(id: $0) },
-            commit: { documents in
+            store: { documents in
                 // Documents committed but not yet in the index count too (as new: the bound is never passed).
-                let unapplied = Int(max(0, offered.withLock { $0 } - applier.applied.value))
+                let unapplied = Int(max(0, committed.withLock { $0 } - applier.applied.value))
                 if collection.index.count + unapplied + documents.count > limits.maxDocuments {
                     throw CollectionError.tooManyDocuments(collection: name, limit: limits.maxDocuments)
                 }
@@ -204,21 +204,19 @@ final class CollectionService: Sendable {
                 let bodies = documents.map { Data($0.body) }
                 let first = try await store.commit(
                     batch: zip(documents, bodies).map { .upsert(collection: name, id: $0.id, body: $1) })
-                let changes = zip(documents, bodies).enumerated().map { offset, pair in
+                committed.withLock { $0 = first + Int64(documents.count - 1) }
+                return zip(documents, bodies).enumerated().map { offset, pair in
                     ChangeApplier.Change(
                         sequence: first + Int64(offset), collection: name, id: pair.0.id, record: pair.0, body: pair.1)
                 }
-                let last = first + Int64(documents.count - 1)
-                offered.withLock { $0 = last }
-                applier.offer(changes)
-                // Applied before the next batch is committed, so each batch is one index write of
-                // its own size (not whatever waited: the index's merges depend on its writes' sizes,
-                // see `import.batchSize`), and the index trails the store by at most one batch.
-                try await applier.applied(atLeast: last, within: Self.batchApplyWait).value
-                return last
             },
-            applied: { last in
-                // Answered once searchable, as a PUT is.
+            apply: { changes in
+                guard let last = changes.last?.sequence else { return }
+                // Offered once the batch before is applied, so each batch is one index write of its
+                // own size (not whatever waited: the index's merges depend on its writes' sizes, see
+                // `import.batchSize`), and the index trails the store by at most one batch. Answered
+                // once searchable, as a PUT is.
+                applier.offer(changes)
                 try await applier.applied(atLeast: last, within: Self.batchApplyWait).value
             })
     }

@@ -156,17 +156,13 @@ final class SQLiteStore: DocumentStore {
         let head = try Int64.fetchOne(db.cachedStatement(sql: "SELECT head FROM meta")) ?? 0
         var sequence = head
         let logFrom = head + Int64(writes.count) - history  // only the newest `history` go to the log
-        let upsert = try db.cachedStatement(
-            sql: """
-                INSERT INTO document (collection, id, body, sequence) VALUES (?, ?, ?, ?)
-                ON CONFLICT(collection, id) DO UPDATE SET body = excluded.body, sequence = excluded.sequence
-                """)
+        let upsert = try SQLiteUpsertStatement(db)
         let logChange = try db.cachedStatement(sql: "INSERT INTO change (sequence, collection, kind, id, body) VALUES (?, ?, ?, ?, ?)")
         for write in writes {
             sequence += 1
             switch write {
             case .upsert(let collection, let id, let body):
-                try upsert.execute(arguments: [collection, id, body, sequence])
+                try upsert.execute(collection: collection, id: id, body: body, sequence: sequence)
             case .delete(let collection, let id, let inBaseData):
                 let stored = try Row.fetchOne(
                     db, sql: "SELECT body IS NOT NULL AS live FROM document WHERE collection = ? AND id = ?", arguments: [collection, id])

@@ -120,6 +120,37 @@ import Testing
         #expect(error(#"{"id": "1", "lat": 91, "lon": 0}"#, schema: schema) == .latitudeOutOfRange(field: "location", 91))
     }
 
+    /// A `string[]` value is read straight into strings when it is one (the common case); every
+    /// other shape is read and reported as a general value is.
+    @Test func stringArraysOfEveryShape() throws {
+        #expect(try decode(#"{"sku": "1", "tags": [ "a" , "b\"c\u00e9" ]}"#).values[1] == .strings(["a", "b\"cé"]))
+        #expect(try decode(#"{"sku": "1", "tags": [ ]}"#).values[1] == .strings([]))
+        #expect(try decode(#"{"sku": "1", "tags": null}"#).values[1] == nil)
+        #expect(try decode(#"{"sku": "1", "tags": ["a"], "title": "t"}"#).values[0] == .string("t"))
+        #expect(error(#"{"sku": "1", "tags": [null]}"#) == .wrongType(field: "tags", expected: .stringArray))
+        #expect(error(#"{"sku": "1", "tags": ["a", ["b"]]}"#) == .wrongType(field: "tags", expected: .stringArray))
+        for json in [#"{"sku": "1", "tags": ["a",]}"#, #"{"sku": "1", "tags": ["a" "b"]}"#, #"{"sku": "1", "tags": ["a"#, #"{"sku": "1", "tags": ["a\x"]}"#] {
+            guard case .invalidJSON? = error(json) else {
+                Issue.record("expected invalid JSON for \(json), got \(String(describing: error(json)))")
+                continue
+            }
+        }
+        // At the limits exactly: taken; one over: refused, with the whole count.
+        var limits = CollectionDocumentLimits()
+        limits.maxStringBytes = 3
+        limits.maxArrayElements = 2
+        #expect(try decode(#"{"sku": "1", "tags": ["abc", "d"]}"#, limits: limits).values[1] == .strings(["abc", "d"]))
+        #expect(error(#"{"sku": "1", "tags": ["a", "b", "c", "d"]}"#, limits: limits) == .tooManyElements(field: "tags", count: 4, limit: 2))
+    }
+
+    /// A duplicate key is found among any number of declared fields (past the first 64 too).
+    @Test func aDuplicateKeyIsFoundAmongManyFields() {
+        let schema = CollectionSchema(fields: (0..<70).map { FieldSchema(name: "f\($0)", type: .number) })
+        #expect(error(#"{"id": "1", "f0": 1, "f69": 2, "f0": 3}"#, schema: schema) == .duplicateField("f0"))
+        #expect(error(#"{"id": "1", "f69": 1, "f0": 2, "f69": 3}"#, schema: schema) == .duplicateField("f69"))
+        #expect(error(#"{"id": "1", "f63": 1, "f64": 2, "f65": 3}"#, schema: schema) == nil)
+    }
+
     @Test func errorsReadAsSentences() {
         #expect(DocumentError.wrongType(field: "price", expected: .number).description == "field 'price' must be a number")
         #expect(DocumentError.missingId(field: "sku").description == "the id field 'sku' is missing")

@@ -6,8 +6,12 @@ public struct CollectionDocumentDecoder: Sendable {
     /// What a top-level key of a document is to the schema.
     private struct KeyRole: Sendable {
         var name: String
+        /// `name`'s UTF-8, matched against a key's bytes (no string made for each key of each document).
+        var nameBytes: [UInt8] { Array(name.utf8) }
         var isId = false
         var field: Int?
+        /// The type of `field`, read per value without copying the field's schema (its strings).
+        var type: FieldType?
         /// Geo fields built from this key (`from`), as their latitude or longitude.
         var latitudeOf: [Int] = []
         var longitudeOf: [Int] = []
@@ -16,6 +20,11 @@ public struct CollectionDocumentDecoder: Sendable {
     public let schema: CollectionSchema
     public let limits: CollectionDocumentLimits
     private let roles: [KeyRole]
+    /// Each role's name as UTF-8 (``KeyRole/nameBytes``), in the order of `roles`.
+    private let roleNames: [[UInt8]]
+    /// The geo fields built from two other fields (`from`): only with one does a document need
+    /// room for their halves (two arrays a document otherwise, a million in an import).
+    private let fromFields: [Int]
 
     public init(schema: CollectionSchema, limits: CollectionDocumentLimits = .default) {
         self.schema = schema
@@ -33,9 +42,12 @@ public struct CollectionDocumentDecoder: Sendable {
                 roles[role(from.longitude)].longitudeOf.append(index)
             } else {
                 roles[role(field.name)].field = index
+                roles[role(field.name)].type = field.type
             }
         }
         self.roles = roles
+        roleNames = roles.map(\.nameBytes)
+        fromFields = schema.fields.indices.filter { schema.fields[$0].type == .geo && schema.fields[$0].from != nil }
     }
 
     /// `CollectionDocument.decode(json:schema:limits:)` with this decoder's schema and limits.
@@ -77,9 +89,11 @@ public struct CollectionDocumentDecoder: Sendable {
     private func read(_ scanner: inout JSONScanner) throws(DocumentError) -> (String, [FieldValue?]) {
         var id: String?
         var values = [FieldValue?](repeating: nil, count: schema.fields.count)
-        var latitudes = [Double?](repeating: nil, count: schema.fields.count)
-        var longitudes = [Double?](repeating: nil, count: schema.fields.count)
-        var seen = [Bool](repeating: false, count: roles.count)
+        var latitudes = fromFields.isEmpty ? [] : [Double?](repeating: nil, count: schema.fields.count)
+        var longitudes = fromFields.isEmpty ? [] : [Double?](repeating: nil, count: schema.fields.count)
+        // The keys read so far: a bit each for the first 64 (no array a document), then an array.
+        var seenBits: UInt64 = 0
+        var seenMore = [Bool](repeating: false, count: max(0, roles.count - 64))
         guard try scan({ () throws(JSONScanner.Failure) in scanner.peek() }) == UInt8(ascii: "{") else {
             throw .invalidJSON(position: 0, reason: "a document must be a JSON object")
         }
@@ -87,11 +101,17 @@ public struct CollectionDocumentDecoder: Sendable {
         // failure and the error itself is kept here.
         var failure: DocumentError?
         do throws(JSONScanner.Failure) {
-            try scanner.readObject { scanner, key throws(JSONScanner.Failure) in
-                guard let index = roles.firstIndex(where: { $0.name == key }) else { return try scanner.skipValue() }
+            try scanner.readObjectKeys { scanner, key throws(JSONScanner.Failure) in
+                guard let index = roleIndex(of: key) else { return try scanner.skipValue() }
                 do throws(DocumentError) {
-                    if seen[index] { throw .duplicateField(key) }
-                    seen[index] = true
+                    if index < 64 {
+                        let bit = UInt64(1) << UInt64(index)
+                        if seenBits & bit != 0 { throw .duplicateField(key.text) }
+                        seenBits |= bit
+                    } else {
+                        if seenMore[index - 64] { throw .duplicateField(key.text) }
+                        seenMore[index - 64] = true
+                    }
                     try readRole(roles[index], &scanner, id: &id, values: &values, latitudes: &latitudes, longitudes: &longitudes)
                 } catch {
                     failure = error
@@ -103,7 +123,8 @@ public struct CollectionDocumentDecoder: Sendable {
             throw failure ?? .invalidJSON(position: error.position, reason: error.reason)
         }
         guard let id else { throw .missingId(field: schema.idField) }
-        for (index, field) in schema.fields.enumerated() where field.type == .geo {
+        for index in fromFields {
+            let field = schema.fields[index]
             guard let from = field.from else { continue }
             switch (latitudes[index], longitudes[index]) {
             case (nil, nil): break
@@ -114,6 +135,14 @@ public struct CollectionDocumentDecoder: Sendable {
         return (id, values)
     }
 
+    /// The role of a document's key, if the schema names it.
+    private func roleIndex(of key: JSONScanner.Key) -> Int? {
+        switch key {
+        case .text(let text): return roles.firstIndex { $0.name == text }
+        case .bytes(let bytes): return roleNames.firstIndex { $0.count == bytes.count && $0.elementsEqual(bytes) }
+        }
+    }
+
     /// Reads the value of a key the schema names.
     private func readRole(
         _ role: KeyRole, _ scanner: inout JSONScanner, id: inout String?, values: inout [FieldValue?],
@@ -122,9 +151,8 @@ public struct CollectionDocumentDecoder: Sendable {
         if role.isId {
             let text = try readId(&scanner)
             id = text
-            if let field = role.field {
-                let schemaField = schema.fields[field]
-                guard schemaField.type == .string else { throw .wrongType(field: schemaField.name, expected: schemaField.type) }
+            if let field = role.field, let type = role.type {
+                guard type == .string else { throw .wrongType(field: schema.fields[field].name, expected: type) }
                 values[field] = .string(text)
             }
             return
@@ -132,13 +160,19 @@ public struct CollectionDocumentDecoder: Sendable {
         if role.field == nil, role.latitudeOf.isEmpty, role.longitudeOf.isEmpty {
             return try scan { () throws(JSONScanner.Failure) in try scanner.skipValue() }
         }
-        let field = role.field.map { schema.fields[$0] }
-        if let field, field.type == .geo {
-            values[role.field!] = try readGeo(field, &scanner)
+        // The field's schema is copied (its strings retained) only on the rare paths that need it.
+        if let field = role.field, role.type == .geo {
+            values[field] = try readGeo(schema.fields[field], &scanner)
+            return
+        }
+        if let field = role.field, role.type == .stringArray, role.latitudeOf.isEmpty, role.longitudeOf.isEmpty,
+            let strings = readStrings(&scanner)
+        {
+            values[field] = .strings(strings)
             return
         }
         let value = try scan { () throws(JSONScanner.Failure) in try scanner.readValue() }
-        if let field { values[role.field!] = try convert(value, field: field) }
+        if let field = role.field, let type = role.type { values[field] = try convert(value, field: field, type: type) }
         guard !role.latitudeOf.isEmpty || !role.longitudeOf.isEmpty else { return }
         // A `from` half: a number, or a numeric string as CSV carries it.
         let number: Double?
@@ -180,12 +214,13 @@ public struct CollectionDocumentDecoder: Sendable {
         return text
     }
 
-    /// `value` as a value of `field`'s type (nil for null).
-    private func convert(_ value: JSONScanner.Value, field: FieldSchema) throws(DocumentError) -> FieldValue? {
-        switch (field.type, value) {
+    /// `value` as a value of the type of field number `index` (nil for null).
+    private func convert(_ value: JSONScanner.Value, field index: Int, type: FieldType) throws(DocumentError) -> FieldValue? {
+        var field: FieldSchema { schema.fields[index] }
+        switch (type, value) {
         case (_, .null): return nil
         case (.string, .string(let text)):
-            try checkLength(text, field: field.name)
+            try checkLength(text, field: index)
             return .string(text)
         case (.stringArray, .array(let items)):
             if items.count > limits.maxArrayElements {
@@ -195,7 +230,7 @@ public struct CollectionDocumentDecoder: Sendable {
             strings.reserveCapacity(items.count)
             for item in items {
                 guard case .string(let text) = item else { throw .wrongType(field: field.name, expected: field.type) }
-                try checkLength(text, field: field.name)
+                try checkLength(text, field: index)
                 strings.append(text)
             }
             return .strings(strings)
@@ -207,9 +242,37 @@ public struct CollectionDocumentDecoder: Sendable {
         }
     }
 
-    private func checkLength(_ text: String, field: String) throws(DocumentError) {
+    /// A `string[]` value read straight into strings, the common case (no array of scanner values
+    /// first); nil, with `scanner` unmoved, for anything else (null, a wrong element, too many or
+    /// too long ones, bad JSON), which the general path reads and reports as before.
+    private func readStrings(_ scanner: inout JSONScanner) -> [String]? {
+        var attempt = scanner
+        guard attempt.peek() == UInt8(ascii: "["), (try? attempt.expect(UInt8(ascii: "["))) != nil else { return nil }
+        var strings: [String] = []
+        if attempt.peek() == UInt8(ascii: "]") {
+            attempt.skip()
+            scanner = attempt
+            return strings
+        }
+        while true {
+            guard strings.count < limits.maxArrayElements, attempt.peek() == UInt8(ascii: "\""),
+                let text = try? attempt.readString(), text.utf8.count <= limits.maxStringBytes
+            else { return nil }
+            strings.append(text)
+            switch attempt.peek() {
+            case UInt8(ascii: ","): attempt.skip()
+            case UInt8(ascii: "]"):
+                attempt.skip()
+                scanner = attempt
+                return strings
+            default: return nil
+            }
+        }
+    }
+
+    private func checkLength(_ text: String, field index: Int) throws(DocumentError) {
         let bytes = text.utf8.count
-        if bytes > limits.maxStringBytes { throw .stringTooLong(field: field, bytes: bytes, limit: limits.maxStringBytes) }
+        if bytes > limits.maxStringBytes { throw .stringTooLong(field: schema.fields[index].name, bytes: bytes, limit: limits.maxStringBytes) }
     }
 
     /// `{"lat": number, "lng": number}` or null.

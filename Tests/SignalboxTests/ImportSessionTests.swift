@@ -1,0 +1,121 @@
+import Base
+import Foundation
+import Search
+import Testing
+
+@testable import Signalbox
+
+/// The import's pipeline (``ImportSession``): a batch is stored while the batch before it is
+/// applied, batches are stored and applied in order, each applied as one write, and the store
+/// never runs more than one batch ahead of the index. Driven with recording closures in place
+/// of the store and the applier.
+@Suite(.timeLimit(.minutes(1)))
+struct ImportSessionTests {
+    private static let schema = CollectionSchema(idField: "sku", fields: [FieldSchema(name: "title", type: .string, search: true)])
+
+    /// What the closures saw, in order.
+    private actor Trace {
+        private(set) var steps: [String] = []
+        private var head: Int64 = 0
+        private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+        func record(_ step: String) {
+            steps.append(step)
+            for continuation in waiting.removeValue(forKey: step) ?? [] { continuation.resume() }
+        }
+
+        /// Returns once `step` is recorded.
+        func reach(_ step: String) async {
+            if steps.contains(step) { return }
+            await withCheckedContinuation { waiting[step, default: []].append($0) }
+        }
+
+        func number(_ count: Int) -> Int64 {
+            defer { head += Int64(count) }
+            return head + 1
+        }
+    }
+
+    private static func lines(_ count: Int) -> [UInt8] {
+        Array((1...count).map { #"{"sku": "s\#($0)", "title": "Item \#($0)"}"# }.joined(separator: "\n").utf8)
+    }
+
+    private static func session(batchSize: Int, trace: Trace, applying: @escaping @Sendable (Int) async -> Void = { _ in }) -> ImportSession {
+        let batches = Locked(0)
+        return ImportSession(
+            format: .ndjson, schema: schema, limits: .default, batchSize: batchSize, exists: { _ in false },
+            store: { documents in
+                let batch = batches.withLock { $0 += 1; return $0 }
+                await trace.record("store \(batch)")
+                let first = await trace.number(documents.count)
+                return documents.enumerated().map { offset, document in
+                    ChangeApplier.Change(
+                        sequence: first + Int64(offset), collection: "shop", id: document.id, record: document, body: Data(document.body))
+                }
+            },
+            apply: { changes in
+                let batch = Int((changes[0].sequence - 1) / Int64(batchSize)) + 1
+                await trace.record("apply \(batch) of \(changes.count)")
+                await applying(batch)
+                await trace.record("applied \(batch)")
+            })
+    }
+
+    /// Batch 1's index write goes on until batch 2 is stored: without the overlap it would wait
+    /// forever (the suite's time limit fails it).
+    @Test func theNextBatchIsStoredWhileOneIsApplied() async throws {
+        let trace = Trace()
+        let session = Self.session(batchSize: 2, trace: trace) { batch in
+            if batch == 1 { await trace.reach("store 2") }
+        }
+        try await session.feed(Self.lines(5))
+        let report = try await session.finish()
+        #expect(report.created == 5 && report.updated == 0 && report.failed == 0)
+        #expect(report.lastSequence == 5)
+        let steps = await trace.steps
+        #expect(Array(steps.prefix(4)) == ["store 1", "apply 1 of 2", "store 2", "applied 1"])
+        #expect(steps.filter { $0.hasPrefix("apply ") } == ["apply 1 of 2", "apply 2 of 2", "apply 3 of 1"])
+        #expect(steps.count == 9)
+    }
+
+    /// Without waits in the applier: still in order, each batch applied whole, and a batch is
+    /// stored only once the one two before it is applied (at most two batches in flight).
+    @Test func batchesGoInOrderAndTheStoreStaysOneBatchAhead() async throws {
+        let trace = Trace()
+        let session = Self.session(batchSize: 3, trace: trace)
+        for line in Self.lines(20).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            try await session.feed(Array(line) + [UInt8(ascii: "\n")])
+        }
+        let report = try await session.finish()
+        #expect(report.created == 20 && report.lastSequence == 20)
+        let steps = await trace.steps
+        let stores = steps.filter { $0.hasPrefix("store ") }, applies = steps.filter { $0.hasPrefix("apply ") }
+        #expect(stores == (1...7).map { "store \($0)" })
+        #expect(applies == (1...6).map { "apply \($0) of 3" } + ["apply 7 of 2"])
+        for batch in 1...7 {
+            let position = { (step: String) in steps.firstIndex(of: step) ?? -1 }
+            #expect(position("store \(batch)") < position("apply \(batch) of \(batch == 7 ? 2 : 3)"))
+            if batch > 1 { #expect(position("applied \(batch - 1)") < position("apply \(batch) of \(batch == 7 ? 2 : 3)")) }
+            if batch > 2 { #expect(position("applied \(batch - 2)") < position("store \(batch)")) }
+        }
+    }
+
+    /// A batch that fails to store fails the import; the batches after it are never stored.
+    @Test func aFailedStoreFailsTheImport() async throws {
+        struct Full: Error {}
+        let stored = Locked(0)
+        let session = ImportSession(
+            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2, exists: { _ in false },
+            store: { _ in
+                let batch = stored.withLock { $0 += 1; return $0 }
+                if batch == 2 { throw Full() }
+                return []
+            },
+            apply: { _ in })
+        await #expect(throws: Full.self) {
+            try await session.feed(Self.lines(9))
+            _ = try await session.finish()
+        }
+        #expect(stored.withLock { $0 } == 2)
+    }
+}
