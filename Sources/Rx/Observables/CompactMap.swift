@@ -21,7 +21,7 @@ final private class CompactMapSink<SourceType, Observer: ObserverType>: Sink<Obs
                 forwardNext(mappedElement)
             }
         } catch let e {
-            forwardOn(.error(e))
+            forwardError(e)
             dispose()
         }
     }

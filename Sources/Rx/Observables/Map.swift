@@ -22,7 +22,7 @@ final private class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>,
             let mappedElement = try transform(element)
             forwardNext(mappedElement)
         } catch let e {
-            forwardOn(.error(e))
+            forwardError(e)
             dispose()
         }
     }

@@ -28,6 +28,14 @@ class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
         observer.onNext(element)
     }
 
+    /// `forwardOn(.error(error))`, out of line: an operator's element path that may fail
+    /// (a throwing predicate) then builds no `Event` itself, and unspecialized generic code pays
+    /// a metadata look-up (about 320 instructions) for every function that does, on every element.
+    @inline(never)
+    final func forwardError(_ error: Swift.Error) {
+        forwardOn(.error(error))
+    }
+
     final func forwarder() -> SinkForward<Observer> {
         SinkForward(forward: self)
     }
