@@ -36,6 +36,13 @@ class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
         forwardOn(.error(error))
     }
 
+    /// `forwardOn(.completed)`, out of line for the same reason: an operator that changes the
+    /// element type then builds no `Event` of its result type in `on(_:)`.
+    @inline(never)
+    final func forwardCompleted() {
+        forwardOn(.completed)
+    }
+
     final func forwarder() -> SinkForward<Observer> {
         SinkForward(forward: self)
     }

@@ -86,7 +86,7 @@ struct EventEndpoints {
         switch (collection, judged) {
         case (nil, nil): return nil
         case (let collection?, nil): return { $0.belongs(to: collection) }
-        case (nil, let view?): return view.admits
+        case (nil, let view?): return { view.admits($0) }
         case (let collection?, let view?): return { $0.belongs(to: collection) && view.admits($0) }
         }
     }
