@@ -2,7 +2,7 @@
 """SSE fan-out, Signalbox against nginx + nchan: one event to N clients, publish -> delivery.
 
 Usage: sse-fanout-vs-nchan.py BINARY [--clients 1000,5000,10000] [--rounds 3] [--events 10] [--pin 0:1]
-                               [--baseline OLDER_BINARY]
+                               [--baseline OLDER_BINARY[=LABEL] ...]
 
 For every client count and round it runs both servers one after the other
 (the order alternates by round), each fresh:
@@ -14,9 +14,9 @@ For every client count and round it runs both servers one after the other
   worker, `worker_connections 20000`, a config written to a temporary
   directory, run in the foreground on a loopback port.
 
-- with `--baseline`, an older `signalbox` binary the same way, as a third server in the
-  same rounds (the order rotates by round, so each server goes first once in three), for
-  before/after figures that share the machine's state.
+- with `--baseline` (once or more), an older `signalbox` binary the same way, as another
+  server in the same rounds (the order rotates by round, so with three servers each goes
+  first once in three rounds), for before/after figures that share the machine's state.
 
 The client is the same for all: one single-threaded asyncio process opens N
 raw `text/event-stream` connections, then publishes E events, each from a new
@@ -336,8 +336,11 @@ async def main(args):
         print(f"pinned: servers on CPU {server_cpus}, client on CPU {client_cpus}")
     servers = [Signalbox(os.path.abspath(args.binary)), Nchan(args.nginx, args.nchan_module)]
     servers = [server for server in servers if server.name in args.servers.split(",")]
-    if args.baseline:
-        servers.insert(1, Signalbox(os.path.abspath(args.baseline), name="baseline"))
+    baselines = []
+    for index, spec in enumerate(args.baseline or []):
+        binary, _, label = spec.partition("=")
+        baselines.append(Signalbox(os.path.abspath(binary), name=label or f"baseline{index + 1}"))
+    servers[1:1] = baselines
     sizes = [int(n) for n in args.clients.split(",")]
     summary = []
     for size in sizes:
@@ -398,12 +401,12 @@ async def main(args):
               f"resident memory per client {kb:.2f} kB, at most 7.5 kB: {'yes' if kb <= 7.5 else 'NO'}")
         print(f"{'':>7}   per-round p99 signalbox {', '.join(f'{v:.1f}' for v in ours['round_p99'])}; "
               f"nchan {', '.join(f'{v:.1f}' for v in peer['round_p99'])}")
-        if "baseline" in row:
-            base = row["baseline"]
-            print(f"{'':>7}   baseline ({args.baseline}): p50 {base['p50']:.1f} ms, p99 {base['p99']:.1f} ms "
+        for baseline in baselines:
+            base = row[baseline.name]
+            print(f"{'':>7}   {baseline.name} ({baseline.binary}): p50 {base['p50']:.1f} ms, p99 {base['p99']:.1f} ms "
                   f"(per round {', '.join(f'{v:.1f}' for v in base['round_p99'])}), {base['cpu']:.1f} us CPU per delivery, "
                   f"{base['kib']:.2f} KiB/client; p99 against nchan {base['p99'] / peer['p99']:.2f}x")
-            print(f"{'':>7}   signalbox / baseline: p99 {ours['p99'] / base['p99']:.2f}x, p50 {ours['p50'] / base['p50']:.2f}x, "
+            print(f"{'':>7}   signalbox / {baseline.name}: p99 {ours['p99'] / base['p99']:.2f}x, p50 {ours['p50'] / base['p50']:.2f}x, "
                   f"CPU per delivery {ratio(ours['cpu'], base['cpu'])}, memory per client {ratio(ours['kib'], base['kib'])}"
                   + (f"   missing: {base['missing']}" if base["missing"] else ""))
     print("ratio = signalbox / nchan (below 1: Signalbox faster); KiB/cl = resident KiB per client (VmRSS, as sse-fanout.py prints it)")
@@ -420,8 +423,8 @@ if __name__ == "__main__":
                         help="skip the unmeasured run that warms the client up at each client count")
     parser.add_argument("--pin", default=None, help="SERVER:CLIENT CPU lists, e.g. 0:1 (taskset for the servers)")
     parser.add_argument("--servers", default="signalbox,nchan", help="which servers to run (for debugging one)")
-    parser.add_argument("--baseline", default=None,
-                        help="an older signalbox executable, run as a third server in the same rounds")
+    parser.add_argument("--baseline", action="append",
+                        help="BINARY[=LABEL]: an older signalbox executable, run as another server in the same rounds (repeatable)")
     parser.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx")
     parser.add_argument("--nchan-module", default="/usr/lib/nginx/modules/ngx_nchan_module.so")
     asyncio.run(main(parser.parse_args()))
