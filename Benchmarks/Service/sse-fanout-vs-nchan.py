@@ -2,6 +2,7 @@
 """SSE fan-out, Signalbox against nginx + nchan: one event to N clients, publish -> delivery.
 
 Usage: sse-fanout-vs-nchan.py BINARY [--clients 1000,5000,10000] [--rounds 3] [--events 10] [--pin 0:1]
+                               [--baseline OLDER_BINARY[=LABEL] ...]
 
 For every client count and round it runs both servers one after the other
 (the order alternates by round), each fresh:
@@ -13,7 +14,11 @@ For every client count and round it runs both servers one after the other
   worker, `worker_connections 20000`, a config written to a temporary
   directory, run in the foreground on a loopback port.
 
-The client is the same for both: one single-threaded asyncio process opens N
+- with `--baseline` (once or more), an older `signalbox` binary the same way, as another
+  server in the same rounds (the order rotates by round, so with three servers each goes
+  first once in three rounds), for before/after figures that share the machine's state.
+
+The client is the same for all: one single-threaded asyncio process opens N
 raw `text/event-stream` connections, then publishes E events, each from a new
 connection (Signalbox: `PUT /documents/fanout-<n>`; nchan: `POST /pub` with
 the same JSON body), waiting `--gap` seconds between them. For every
@@ -137,11 +142,11 @@ class Client:
 
 
 class Signalbox:
-    name = "signalbox"
     events_path = "/events"
 
-    def __init__(self, binary):
+    def __init__(self, binary, name="signalbox"):
         self.binary = binary
+        self.name = name
 
     def start(self, directory, port):
         env = dict(os.environ, SIGNALBOX_API_KEY=KEY, SIGNALBOX_STORE=os.path.join(directory, "store.sqlite"),
@@ -311,6 +316,11 @@ def pct(values, p):
     return values[min(len(values) - 1, int(len(values) * p))] * 1000
 
 
+def ratio(ours, theirs):
+    """`ours / theirs` as `1.23x`; n/a when theirs is 0 (CPU time in clock ticks: a short run may count none)."""
+    return f"{ours / theirs:.2f}x" if theirs else "n/a"
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -326,6 +336,11 @@ async def main(args):
         print(f"pinned: servers on CPU {server_cpus}, client on CPU {client_cpus}")
     servers = [Signalbox(os.path.abspath(args.binary)), Nchan(args.nginx, args.nchan_module)]
     servers = [server for server in servers if server.name in args.servers.split(",")]
+    baselines = []
+    for index, spec in enumerate(args.baseline or []):
+        binary, _, label = spec.partition("=")
+        baselines.append(Signalbox(os.path.abspath(binary), name=label or f"baseline{index + 1}"))
+    servers[1:1] = baselines
     sizes = [int(n) for n in args.clients.split(",")]
     summary = []
     for size in sizes:
@@ -338,7 +353,12 @@ async def main(args):
                 warm = await run_once(server, size, 2, args.gap)
                 print(f"{size:>6} clients, warm-up, {server.name:>9}: p50 {pct(warm['delays'], 0.5):6.1f} ms (not counted)", flush=True)
         for round_index in range(args.rounds):
-            order = servers if round_index % 2 == 0 else list(reversed(servers))
+            # Two servers alternate; three rotate, so each goes first (and last) once in three rounds.
+            if len(servers) == 2:
+                order = servers if round_index % 2 == 0 else list(reversed(servers))
+            else:
+                shift = round_index % len(servers)
+                order = servers[shift:] + servers[:shift]
             for server in order:
                 before = loadavg()
                 result = await run_once(server, size, args.events, args.gap)
@@ -375,12 +395,20 @@ async def main(args):
               f"{ours['p99'] / peer['p99']:>8.2f}x {ours['p50'] / peer['p50']:>8.2f}x"
               + (f"   missing: {ours['missing']} / {peer['missing']}" if ours["missing"] or peer["missing"] else ""))
         print(f"{'':>7}   server CPU per delivery (median of rounds): signalbox {ours['cpu']:.1f} us, nchan {peer['cpu']:.1f} us "
-              f"({ours['cpu'] / peer['cpu']:.2f}x)")
+              f"({ratio(ours['cpu'], peer['cpu'])})")
         kb = ours["kib"] * 1.024
         print(f"{'':>7}   issue 16: p99 at most nchan's: {'yes' if ours['p99'] <= peer['p99'] else 'NO'}; "
               f"resident memory per client {kb:.2f} kB, at most 7.5 kB: {'yes' if kb <= 7.5 else 'NO'}")
         print(f"{'':>7}   per-round p99 signalbox {', '.join(f'{v:.1f}' for v in ours['round_p99'])}; "
               f"nchan {', '.join(f'{v:.1f}' for v in peer['round_p99'])}")
+        for baseline in baselines:
+            base = row[baseline.name]
+            print(f"{'':>7}   {baseline.name} ({baseline.binary}): p50 {base['p50']:.1f} ms, p99 {base['p99']:.1f} ms "
+                  f"(per round {', '.join(f'{v:.1f}' for v in base['round_p99'])}), {base['cpu']:.1f} us CPU per delivery, "
+                  f"{base['kib']:.2f} KiB/client; p99 against nchan {base['p99'] / peer['p99']:.2f}x")
+            print(f"{'':>7}   signalbox / {baseline.name}: p99 {ours['p99'] / base['p99']:.2f}x, p50 {ours['p50'] / base['p50']:.2f}x, "
+                  f"CPU per delivery {ratio(ours['cpu'], base['cpu'])}, memory per client {ratio(ours['kib'], base['kib'])}"
+                  + (f"   missing: {base['missing']}" if base["missing"] else ""))
     print("ratio = signalbox / nchan (below 1: Signalbox faster); KiB/cl = resident KiB per client (VmRSS, as sse-fanout.py prints it)")
 
 
@@ -395,6 +423,8 @@ if __name__ == "__main__":
                         help="skip the unmeasured run that warms the client up at each client count")
     parser.add_argument("--pin", default=None, help="SERVER:CLIENT CPU lists, e.g. 0:1 (taskset for the servers)")
     parser.add_argument("--servers", default="signalbox,nchan", help="which servers to run (for debugging one)")
+    parser.add_argument("--baseline", action="append",
+                        help="BINARY[=LABEL]: an older signalbox executable, run as another server in the same rounds (repeatable)")
     parser.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx")
     parser.add_argument("--nchan-module", default="/usr/lib/nginx/modules/ngx_nchan_module.so")
     asyncio.run(main(parser.parse_args()))

@@ -112,4 +112,33 @@ import Testing
         #expect(feed.sharedSubscriptionCount == 2)
         subscriptions.forEach { $0.dispose() }
     }
+
+    /// A client's own choice (`admitting`: its `?collection=`, what its key may see) runs in the
+    /// feed's filter: it applies to the first item as to live ones, and other clients of the same
+    /// worker still get everything.
+    @Test func aClientsOwnChoiceAppliesToItsFirstAndLiveItemsAlone() {
+        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        for sequence in 1...2 { feed.publish(change(Int64(sequence))) }
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        let odd = scheduler.createObserver(ChangeFeed.Item.self)
+        let everything = scheduler.createObserver(ChangeFeed.Item.self)
+        let oddOnly: @Sendable (ChangeFeed.Item) -> Bool = { item in
+            guard case .change(let change) = item else { return true }
+            return change.sequence % 2 == 1
+        }
+        var subscriptions: [Disposable] = []
+        scheduler.scheduleAt(100) {
+            // Missed change 2 only: its one first item is a change this client does not take.
+            subscriptions.append(feed.workerStream(from: .after(1), deliveringOn: scheduler, admitting: oddOnly).asObservable().subscribe(odd))
+            subscriptions.append(client(feed, from: .after(1), on: scheduler).subscribe(everything))
+        }
+        scheduler.scheduleAt(200) { feed.publish(change(3)) }
+        scheduler.scheduleAt(300) { feed.publish(change(4)) }
+        scheduler.scheduleAt(400) { feed.restart(at: 10) }
+        scheduler.scheduleAt(500) { subscriptions.forEach { $0.dispose() } }
+        scheduler.start()
+        #expect(timeline(odd) == ["200:3", "400:reset@10"])
+        #expect(timeline(everything) == ["100:2", "200:3", "300:4", "400:reset@10"])
+        #expect(feed.sharedSubscriptionCount == 1)
+    }
 }

@@ -21,7 +21,7 @@ final private class CompactMapSink<SourceType, Observer: ObserverType>: Sink<Obs
                 forwardNext(mappedElement)
             }
         } catch let e {
-            forwardOn(.error(e))
+            forwardError(e)
             dispose()
         }
     }
@@ -31,10 +31,10 @@ final private class CompactMapSink<SourceType, Observer: ObserverType>: Sink<Obs
         case .next(let element):
             onNext(element)
         case .error(let error):
-            forwardOn(.error(error))
+            forwardError(error)
             dispose()
         case .completed:
-            forwardOn(.completed)
+            forwardCompleted()
             dispose()
         }
     }

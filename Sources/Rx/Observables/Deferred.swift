@@ -21,6 +21,11 @@ final private class DeferredSink<Source: ObservableType, Observer: ObserverType>
         }
     }
 
+    /// Elements pass without an `Event` built for them (see ``ObserverType/onNext(_:)``).
+    func onNext(_ element: Element) {
+        forwardNext(element)
+    }
+
     func on(_ event: Event<Element>) {
         forwardOn(event)
         switch event {

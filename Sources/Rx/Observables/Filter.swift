@@ -22,7 +22,7 @@ final private class FilterSink<Observer: ObserverType>: Sink<Observer>, Observer
                 forwardNext(value)
             }
         } catch let e {
-            forwardOn(.error(e))
+            forwardError(e)
             dispose()
         }
     }

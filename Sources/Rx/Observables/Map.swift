@@ -22,7 +22,7 @@ final private class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>,
             let mappedElement = try transform(element)
             forwardNext(mappedElement)
         } catch let e {
-            forwardOn(.error(e))
+            forwardError(e)
             dispose()
         }
     }
@@ -32,10 +32,10 @@ final private class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>,
         case .next(let element):
             onNext(element)
         case .error(let error):
-            forwardOn(.error(error))
+            forwardError(error)
             dispose()
         case .completed:
-            forwardOn(.completed)
+            forwardCompleted()
             dispose()
         }
     }

@@ -28,6 +28,21 @@ class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
         observer.onNext(element)
     }
 
+    /// `forwardOn(.error(error))`, out of line: an operator's element path that may fail
+    /// (a throwing predicate) then builds no `Event` itself, and unspecialized generic code pays
+    /// a metadata look-up (about 320 instructions) for every function that does, on every element.
+    @inline(never)
+    final func forwardError(_ error: Swift.Error) {
+        forwardOn(.error(error))
+    }
+
+    /// `forwardOn(.completed)`, out of line for the same reason: an operator that changes the
+    /// element type then builds no `Event` of its result type in `on(_:)`.
+    @inline(never)
+    final func forwardCompleted() {
+        forwardOn(.completed)
+    }
+
     final func forwarder() -> SinkForward<Observer> {
         SinkForward(forward: self)
     }

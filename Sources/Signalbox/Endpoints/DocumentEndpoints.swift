@@ -11,7 +11,7 @@ struct DocumentEndpoints {
 
     func register(on router: some RouteBuilder) {
         router.get("/documents/:id") { request -> Maybe<Document> in
-            _ = try access.grantCities(request, .documentsRead)
+            try access.checkCities(request, .documentsRead)
             return documents.document(id: request.parameters["id"] ?? "")
         }
 

@@ -2,6 +2,7 @@ import Base
 import HTTP
 import HTTPTypes
 import Rx
+import Synchronization
 
 /// `GET /events`: the change feed as a Signal over SSE, resumable with `Last-Event-ID` on any replica.
 /// Each client gets its own `Infallible` view of the Signal its worker's clients share (where it
@@ -51,10 +52,12 @@ struct EventEndpoints {
             guard let lastEventID, lastEventID > applier.applied.value else {
                 // The router subscribes at once, on this worker: the worker's clients share one
                 // subscription to the feed, and a change is one hop onto the worker, not one per client.
-                var stream = feed.workerStream(from: start, deliveringOn: request.eventScheduler)
-                if let collection { stream = stream.filter { $0.belongs(to: collection) } }
-                if let view { stream = stream.compactMap(view.view) }
-                return stream
+                // The client's choice runs in the feed's own filter; only a tenant token's view,
+                // which may send a `document.deleted` in a change's place, is an operator of its own.
+                let stream = feed.workerStream(
+                    from: start, deliveringOn: request.eventScheduler, admitting: Self.admission(collection: collection, view: view))
+                guard let view, !view.judgesCollectionsOnly else { return stream }
+                return stream.compactMap(view.view)
             }
             // Resuming on a replica that is behind: wait for the id, then replay (or reset) as usual.
             // Subscribed later, on whatever thread applies the id, so a chain of its own,
@@ -72,6 +75,19 @@ struct EventEndpoints {
                     }
                     .asSignal(onErrorSignalWith: .empty())
             }.asInfallible()
+        }
+    }
+
+    /// What one client's stream lets through before any view makes items for it: its
+    /// `?collection=`'s changes, and what its holder may see when that depends on the
+    /// collection alone. Nil when the client takes everything.
+    private static func admission(collection: String?, view: EventView?) -> (@Sendable (Feed.Item) -> Bool)? {
+        let judged = view.flatMap { $0.judgesCollectionsOnly ? $0 : nil }
+        switch (collection, judged) {
+        case (nil, nil): return nil
+        case (let collection?, nil): return { $0.belongs(to: collection) }
+        case (nil, let view?): return { view.admits($0) }
+        case (let collection?, let view?): return { $0.belongs(to: collection) && view.admits($0) }
         }
     }
 
@@ -105,12 +121,30 @@ struct EventEndpoints {
         let collection: String
         /// Made on first use, not when the change is published: an import publishes a million
         /// changes on the apply queue, and framing each (its JSON, escaped for SSE) there was 9 %
-        /// of the import's CPU, for frames no client asked for.
-        private let framed = Locked<EncodedEvent?>(nil)
+        /// of the import's CPU, for frames no client asked for. Held retained here and read
+        /// without a lock: every delivery to every client reads it, on every worker.
+        private let framed = Atomic<Unmanaged<EncodedEvent>?>(nil)
         /// The change itself, for a client's view that must judge its documents (``EventView``).
         let event: ChangeEvent
         /// Its documents prepared for tenant filters, and each token's verdict, once for every client (``ChangeCandidates``).
         let candidates = ChangeCandidates()
+        /// Whether its collection is public, asked once for every client (0: not yet asked,
+        /// 1: no, 2: yes): the catalog's answer takes two locks and a schema's copy, per client
+        /// that was about 700 instructions a delivery.
+        private let publicVerdict = Atomic<UInt8>(0)
+
+        /// Whether the change's collection is public, as `isPublic` says the first time a
+        /// client asks; every later client of this change gets that answer.
+        func isPublic(_ isPublic: (String) -> Bool) -> Bool {
+            switch publicVerdict.load(ordering: .relaxed) {
+            case 1: return false
+            case 2: return true
+            default:
+                let verdict = isPublic(collection)
+                publicVerdict.store(verdict ? 2 : 1, ordering: .relaxed)
+                return verdict
+            }
+        }
 
         /// `document.deleted` for this change's document, as a tenant it took out of its filter is
         /// sent it: made once, when a first client needs it.
@@ -127,15 +161,17 @@ struct EventEndpoints {
             collection = event.collection
         }
 
+        deinit { framed.load(ordering: .acquiring)?.release() }
+
         /// The change's SSE frame (`id`, `event`, `data`), the same bytes for every client.
         var frame: EncodedEvent {
-            if let made = framed.withLock({ $0 }) { return made }
-            let made = EventEndpoints.frame(event)
-            return framed.withLock { frame in
-                // Two clients may frame it at once: the first one kept is every client's.
-                if frame == nil { frame = made }
-                return frame ?? made
-            }
+            if let made = framed.load(ordering: .acquiring) { return made.takeUnretainedValue() }
+            let made = Unmanaged.passRetained(EventEndpoints.frame(event))
+            let (exchanged, kept) = framed.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
+            guard !exchanged, let kept else { return made.takeUnretainedValue() }
+            // Two clients framed it at once: the first one kept is every client's.
+            made.release()
+            return kept.takeUnretainedValue()
         }
 
         static func == (lhs: FramedChange, rhs: FramedChange) -> Bool {

@@ -19,11 +19,25 @@ struct EventView: Sendable {
 
     typealias Item = EventEndpoints.Feed.Item
 
+    /// Whether the client gets each item whole or not at all, judged by its collection alone
+    /// (any holder but a tenant token): ``admits(_:)`` then decides, and nothing is made for it.
+    var judgesCollectionsOnly: Bool {
+        if case .token = grant.holder { return false }
+        return true
+    }
+
+    /// Whether the holder may see `item`'s collection: every position and reset, the changes
+    /// of collections it may see.
+    func admits(_ item: Item) -> Bool {
+        guard case .change(let change) = item else { return true }
+        return grant.maySee(change.collection, isPublic: change.isPublic(isPublic), action: .events)
+    }
+
     /// What this client gets for `item`: the item, a `document.deleted` made for it, or nothing.
     func view(_ item: Item) -> Item? {
         guard case .change(let change) = item else { return item }
         let collection = change.collection
-        guard grant.maySee(collection, isPublic: isPublic(collection), action: .events) else { return nil }
+        guard grant.maySee(collection, isPublic: change.isPublic(isPublic), action: .events) else { return nil }
         guard case .token(let token, _) = grant.holder else { return item }
         let event = change.event
         if event.kind.isCollectionChange { return item }

@@ -16,7 +16,7 @@ struct SearchEndpoints {
     func register(on router: some RouteBuilder) {
         router.get("/search") { request -> Single<Response> in
             let started = DispatchTime.now().uptimeNanoseconds
-            _ = try access?.grantCities(request, .search)
+            try access?.checkCities(request, .search)
             let query = PreparedQuery(try SearchParameters.query(from: request))
             return lookups.first(query).map { payload in
                 if request.isNotModified(etag: payload.etag) {
@@ -30,7 +30,7 @@ struct SearchEndpoints {
         }
 
         router.get("/search/live") { request -> Driver<ServerSentEvent> in
-            _ = try access?.grantCities(request, .search)
+            try access?.checkCities(request, .search)
             let query = PreparedQuery(try SearchParameters.query(from: request))
             let (key, liveQueries) = (query.key, liveQueries)
             try liveQueries.register(key, maxQueries: maxLiveQueries())

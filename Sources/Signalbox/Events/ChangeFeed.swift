@@ -160,7 +160,14 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
     ///
     /// A client that missed several changes gets them through its own chain,
     /// as ``stream(from:)`` makes it: `startWith` here takes one element.
-    func workerStream(from start: Start, deliveringOn scheduler: any SchedulerType) -> Infallible<Item> {
+    ///
+    /// `admitting`, when given, is the client's own choice of items (its `?collection=`, what
+    /// its key may see), its first item included: it runs inside the filter every client has
+    /// anyway, not as an operator of its own, which would cost each delivery to each client
+    /// another sink and its generic metadata look-ups (`Benchmarks/Service/service-instructions.py`).
+    func workerStream(
+        from start: Start, deliveringOn scheduler: any SchedulerType, admitting: (@Sendable (Item) -> Bool)? = nil
+    ) -> Infallible<Item> {
         Infallible.deferred { [self] in
             let shared = state.withLock { state -> (hub: Hub, first: Item, delivered: Int64)? in
                 let first = Self.firstItems(from: start, state)
@@ -168,12 +175,17 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
                 return (hub, first[0], state.lastSequence)
             }
             guard let shared else {
-                return SharingScheduler.building(deliveringOn: scheduler) { stream(from: start) }.asInfallible()
+                let own = SharingScheduler.building(deliveringOn: scheduler) { stream(from: start) }.asInfallible()
+                guard let admitting else { return own }
+                return own.filter(admitting)
             }
             let delivered = ClientPosition(shared.delivered)
-            return shared.hub.changes.asInfallible()
-                .filter { item in delivered.admits(item) }
-                .startWith(shared.first)
+            let changes = shared.hub.changes.asInfallible()
+            guard let admitting else {
+                return changes.filter { item in delivered.admits(item) }.startWith(shared.first)
+            }
+            let live = changes.filter { item in delivered.admits(item) && admitting(item) }
+            return admitting(shared.first) ? live.startWith(shared.first) : live
         }
     }
 
