@@ -37,7 +37,10 @@ public final class RawConnection: @unchecked Sendable {
 
     /// Connects to `port` on 127.0.0.1.
     public init(port: Int, receiveTimeout: Duration = RawConnection.defaultReceiveTimeout) throws(TestClientError) {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a child a test starts (psql, a PostgreSQL server) would otherwise keep
+        // a copy, and the close or reset of this connection would not reach the server while it
+        // lives (a ResetTests or LimitsTests server waited seconds for a close that way).
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else {
             isClosed = true  // nothing to close (deinit runs on the throw)
             throw TestClientError("socket failed: errno \(errno)")

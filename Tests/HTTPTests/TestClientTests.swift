@@ -74,6 +74,16 @@ struct TestClientTests {
         #expect(errno != EBADF, "the refused connection's socket was closed twice")
     }
 
+    /// A test's connection is not inherited by the child processes tests start (psql, a
+    /// PostgreSQL server): a copy there would keep the socket open after the test closed or
+    /// reset it, and the server would not see that.
+    @Test func aRawConnectionIsClosedOnExec() async throws {
+        try await Self.router().withTestClient(.live) { client in
+            let connection = try client.connect()
+            #expect(fcntl(connection.descriptor, F_GETFD) & FD_CLOEXEC != 0)
+        }
+    }
+
     /// A loopback port bound and closed again: nothing listens there.
     static func portNobodyListensOn() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
