@@ -82,6 +82,33 @@ import Testing
         }
     }
 
+    @Test func writesTheBytesTheStoresEncoderWrites() throws {
+        var controls = ""
+        for scalar in 0..<0x20 { controls.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }
+        var documents = [
+            Document(
+                id: "2950159", name: "Berlin", alternateNames: ["Berlín", "Берлин", "柏林", "𝔅erlin"], rank: 3_426_354,
+                attributes: ["countryCode": "DE", "latitude": 52.52437, "longitude": 13.41053, "capital": true, "no": false]),
+            Document(id: "e", name: controls + #""\/"# + "\u{7F}\u{2028}é", alternateNames: [controls], rank: -0.0),
+            Document(id: "r", name: "Ranks", rank: 9.0e15, attributes: ["B": 1, "a": -1, "_": 0.5, "10": 1e21, "9": 1.5e-9, "Z": -0.0]),
+            Document(id: "f", name: "Fraction", rank: 0.1, attributes: ["max": .int(.max), "min": .int(.min), "s": "/path"]),
+            Document(id: "empty", name: "x"),
+        ]
+        // Doubles of every size from a fixed sequence (a linear congruential generator).
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for n in 0..<200 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let value = Double(bitPattern: state >> 2)  // finite: the exponent's top bit stays clear
+            documents.append(Document(id: "d\(n)", name: "N", rank: n % 2 == 0 ? value : -value, attributes: ["v": .double(value)]))
+        }
+        for document in documents {
+            let written = try #require(DocumentJSON.body(of: document))
+            #expect(written == Array(try Self.stored(document)), "\(String(decoding: written, as: UTF8.self))")
+        }
+        #expect(DocumentJSON.body(of: Document(id: "1", name: "x", attributes: ["é": 1])) == nil)
+        #expect(DocumentJSON.body(of: Document(id: "1", name: "x", rank: .infinity)) == nil)
+    }
+
     /// The `PUT` body's `Decodable` shape.
     private struct Input: Decodable {
         var id: String?

@@ -349,13 +349,14 @@ final class PostgresStore: DocumentStore {
 
     // MARK: Writes
 
-    func commit(_ write: StoreWrite) async throws -> Int64 {
+    func commit(_ write: StoreWrite, committed: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
         try await Self.within(timeout, "commit", primary) { [self] in
             switch write {
             case .upsert(let collection, let id, let body):
-                try await upserts.submit(PostgresUpsert(collection: collection, id: id, body: String(decoding: body, as: UTF8.self)))
+                try await upserts.submit(
+                    PostgresUpsert(collection: collection, id: id, body: String(decoding: body, as: UTF8.self)), committed: committed)
             case .delete, .putSchema, .dropCollection:
-                try await commitAlone(write)
+                try await commitAlone(write, committed: committed)
             }
         }
     }
@@ -410,7 +411,7 @@ final class PostgresStore: DocumentStore {
 
     /// A delete, a schema or a dropped collection: a transaction of its own. The head's row
     /// lock comes first, so the existence check that follows sees every delete committed before it.
-    private func commitAlone(_ write: StoreWrite) async throws -> Int64 {
+    private func commitAlone(_ write: StoreWrite, committed: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
         try await using { client in try await client.withConnection { [history, logger] connection in
             try await connection.query("BEGIN", logger: logger)
             do {
@@ -451,6 +452,7 @@ final class PostgresStore: DocumentStore {
                     SELECT pg_notify('\(unescaped: Self.channel)', \(String(head)))
                     """, logger: logger)
                 try await connection.query("COMMIT", logger: logger)
+                committed?(head)
                 return head
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
