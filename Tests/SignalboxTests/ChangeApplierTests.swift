@@ -91,4 +91,20 @@ import Testing
         await Self.applied(replica, 3)
         #expect(replica.index.document(id: "c") != nil)
     }
+
+    /// Issue 27 part 4: a commit group's writes are staged together, so the first writer's apply
+    /// takes the whole group in one run (one version step per change, one index write); a staged
+    /// change nobody asks for goes with the next offer, even an empty one (the follower's read).
+    @Test func stagedChangesGoTogetherWithTheFirstWriteApplied() async {
+        let replica = Replica()
+        for sequence in Int64(1)...5 { replica.applier.stage(Self.upsert(sequence, "s\(sequence)")) }
+        #expect(replica.applier.applied.value == 0)  // staged, not applied
+        #expect(await replica.applier.apply(Self.upsert(1, "s1"), waitingAtMost: .seconds(10)))
+        await Self.applied(replica, 5)
+        #expect((1...5).allSatisfy { replica.index.document(id: "s\($0)") != nil })
+        replica.applier.stage(Self.upsert(6, "s6"))
+        replica.applier.offer([])
+        await Self.applied(replica, 6)
+        #expect(replica.index.document(id: "s6") != nil)
+    }
 }
