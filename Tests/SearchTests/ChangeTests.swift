@@ -80,12 +80,13 @@ import Testing
         #expect(index.version == 25)
     }
 
-    /// Issue 27: a stream of writes moves through the delta, the middle layer and a base rebuild;
-    /// at every step, searches find what an index built afresh from the same documents finds.
-    @Test func changesThroughEveryLayerFindWhatAFreshIndexFinds() {
+    /// Issue 27: a stream of writes moves through the delta, the middle layers (merged two by two
+    /// as they grow: with room for 40 documents, up to four of them) and a base rebuild; at every
+    /// step, searches find what an index built afresh from the same documents finds.
+    @Test(arguments: [10, 40]) func changesThroughEveryLayerFindWhatAFreshIndexFinds(maxMiddle: Int) {
         var configuration = SearchIndex.Configuration()
         configuration.maxPendingChanges = 3
-        configuration.maxMiddleDocuments = 10
+        configuration.maxMiddleDocuments = maxMiddle
         configuration.maxBaseTombstones = 4
         let start = (0..<20).map { city("\($0)", "Town \($0)", rank: Double($0 % 7)) }
         let index = SearchIndex(documents: start, configuration: configuration)

@@ -121,5 +121,21 @@ import Testing
         #expect(replica.applier.mark(at: 30, since: position) == nil)
         #expect(replica.applier.mark(at: 30, since: replica.applier.markPosition())?.changes.last?.sequence == 30)
     }
+
+    /// Issue 27 part 4: a commit group's writes are staged together, so the first writer's apply
+    /// takes the whole group in one run (one version step per change, one index write); a staged
+    /// change nobody asks for goes with the next offer, even an empty one (the follower's read).
+    @Test func stagedChangesGoTogetherWithTheFirstWriteApplied() async {
+        let replica = Replica()
+        for sequence in Int64(1)...5 { replica.applier.stage(Self.upsert(sequence, "s\(sequence)")) }
+        #expect(replica.applier.applied.value == 0)  // staged, not applied
+        #expect(await replica.applier.apply(Self.upsert(1, "s1"), waitingAtMost: .seconds(10)))
+        await Self.applied(replica, 5)
+        #expect((1...5).allSatisfy { replica.index.document(id: "s\($0)") != nil })
+        replica.applier.stage(Self.upsert(6, "s6"))
+        replica.applier.offer([])
+        await Self.applied(replica, 6)
+        #expect(replica.index.document(id: "s6") != nil)
+    }
 }
 

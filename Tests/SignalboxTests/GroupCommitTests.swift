@@ -51,6 +51,36 @@ import Testing
         for (offset, item) in (committed.last ?? []).enumerated() { #expect(numbers[item] == Int64(2 + offset)) }
     }
 
+    /// Issue 27 part 4: every write of a group is told its number once the group is durable, before
+    /// any of the group's writers resumes (the replica stages the group and applies it as one run).
+    @Test func aGroupIsToldItsNumbersBeforeAnyOfItsWritersResumes() async throws {
+        let gate = Gate()
+        let told = Locked<[Int64]>([])
+        let committing = Locked(false)
+        let group = GroupCommit<Int>(maxBatch: 256) { items in
+            if items == [0] {
+                committing.withLock { $0 = true }
+                await gate.wait()  // the first commit is slow: the others form the next group
+            }
+            return items == [0] ? 1 : 2
+        }
+        let first = Task { try await group.submit(0) }
+        while !committing.withLock({ $0 }) { await Task.yield() }
+        let rest = (1...5).map { item in
+            Task { () -> (Int64, [Int64]) in
+                let number = try await group.submit(item) { number in told.withLock { $0.append(number) } }
+                return (number, told.withLock { $0 })
+            }
+        }
+        while group.waitingCount < 5 { await Task.yield() }
+        await gate.release()
+        _ = try await first.value
+        for task in rest {
+            let (number, toldWhenResumed) = try await task.value
+            #expect(Set(toldWhenResumed) == Set(2...6), "writer of \(number) resumed before its group was told")
+        }
+    }
+
     @Test func aFailedGroupFailsEachOfItsWritesAndTheNextGroupStillCommits() async throws {
         struct Refused: Error {}
         let calls = Locked(0)

@@ -97,6 +97,24 @@ def commit_groups(servers):
             sum(server.cpu_seconds() for server in servers))
 
 
+def postgres_cpu_seconds(pg):
+    """User plus system CPU of the PostgreSQL server so far: the postmaster (with its children that
+    have exited) and every live child process (backends, WAL writer, checkpointer)."""
+    def times(pid, children=False):
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return sum(int(v) for v in fields[11:15 if children else 13])
+    with open(os.path.join(pg.dir, "data", "postmaster.pid")) as f:
+        postmaster = int(f.readline())
+    total = times(postmaster, children=True)
+    for child in subprocess.run(["ps", "-o", "pid=", "--ppid", str(postmaster)], capture_output=True, text=True).stdout.split():
+        try:
+            total += times(int(child))
+        except OSError:
+            pass  # exited meanwhile: counted in the postmaster's children then
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def run(binary, work, pg):
     """Rounds alternate between the 3-replica cluster, single-node SQLite and the 5-replica cluster."""
     report.section(f"-- write figures: {WRITERS} writers, {ROUNDS} alternating rounds of {ROUND_SECONDS} s "
@@ -119,9 +137,12 @@ def run(binary, work, pg):
                        f"(load average {load_average()})")
         groups = {"3 replicas": clusters[3], "5 replicas": clusters[5], "SQLite": [sqlite]}
         before = {name: commit_groups(servers) for name, servers in groups.items()}
+        postgres_cpu = {name: 0.0 for name in groups}  # PostgreSQL's CPU in each cluster's rounds
         for round_number in range(ROUNDS):
             for n, replicas in clusters.items():
+                started = postgres_cpu_seconds(pg)
                 rates[f"{n} replicas"].append(wrk_writes(replicas, ROUND_SECONDS, f"r{round_number}-c{n}"))
+                postgres_cpu[f"{n} replicas"] += postgres_cpu_seconds(pg) - started
             rates["SQLite"].append(wrk_writes([sqlite], ROUND_SECONDS, f"r{round_number}-s"))
         sqlite_rate = median(rates["SQLite"])
         for name in ("3 replicas", "5 replicas"):
@@ -134,7 +155,10 @@ def run(binary, work, pg):
             committed = writes_after - writes_before
             report.say(f"   {name}: {committed:,.0f} upserts in {groups_after - groups_before:,.0f} commit groups "
                        f"({committed / max(groups_after - groups_before, 1):.1f} a group); server CPU "
-                       f"{(cpu_after - cpu_before) * 1e6 / max(committed, 1):,.0f} µs per write (all its servers)")
+                       f"{(cpu_after - cpu_before) * 1e6 / max(committed, 1):,.0f} µs per write (all its servers, "
+                       f"{(cpu_after - cpu_before) * 1e6 / max(committed, 1) / len(servers):,.0f} each)"
+                       + (f", PostgreSQL {postgres_cpu[name] * 1e6 / max(committed, 1):,.0f} µs per write"
+                          if name != "SQLite" else ""))
     finally:
         sqlite.stop(timeout=15)
         for replicas in clusters.values():

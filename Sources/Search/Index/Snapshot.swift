@@ -1,19 +1,24 @@
-/// One immutable state of a `SearchIndex`, in three layers so that no write re-indexes much:
-/// a large base core built rarely (with precomputed prefixes), a middle core that collects the
-/// documents changed since (rebuilt every `maxPendingChanges` changes), and a small delta core of
-/// the newest changes (rebuilt on each write). A document is visible in at most one layer; the
-/// older layers hide the versions replaced or deleted since they were built (tombstones).
+/// One immutable state of a `SearchIndex`, in layers so that no write re-indexes much: a large
+/// base core built rarely (with precomputed prefixes), middle cores that collect the documents
+/// changed since, and a small delta core of the newest changes (rebuilt on each write). Every
+/// `maxPendingChanges` changes the delta becomes a middle core of its own, and the newest middle
+/// cores merge while the newer is at least as large as the one before it (a binary counter): a
+/// document is re-indexed about log2(middle documents / delta size) times on its way to the base,
+/// not once per delta as with one middle core, which cost most of a replica's applying (issue 27
+/// part 4). A document is visible in at most one layer; the older layers hide the versions
+/// replaced or deleted since they were built (tombstones).
 final class Snapshot: Sendable {
     let base: IndexLayer
-    let middle: IndexLayer
-    /// Documents upserted since the middle layer was built, by id, and their index.
+    /// Oldest (largest) first.
+    let middles: [IndexLayer]
+    /// Documents upserted since the newest middle layer was built, by id, and their index.
     let pending: [String: Document]
     let delta: IndexCore
     let version: UInt64
 
-    init(base: IndexLayer, middle: IndexLayer, pending: [String: Document], delta: IndexCore, version: UInt64) {
+    init(base: IndexLayer, middles: [IndexLayer], pending: [String: Document], delta: IndexCore, version: UInt64) {
         self.base = base
-        self.middle = middle
+        self.middles = middles
         self.pending = pending
         self.delta = delta
         self.version = version
@@ -23,7 +28,7 @@ final class Snapshot: Sendable {
     convenience init(documents: [Document], policy: HeavyPrefixes.Policy, ranking: RankingRules.Levels, version: UInt64) {
         let base = IndexLayer(IndexCore.build(documents, heavyPolicy: policy, ranking: ranking))
         let empty = Self.deltaCore([], ranking: ranking)
-        self.init(base: base, middle: IndexLayer(empty), pending: [:], delta: empty, version: version)
+        self.init(base: base, middles: [], pending: [:], delta: empty, version: version)
     }
 
     /// A core without precomputed prefixes over `documents`, sorted by id first so that equal
@@ -34,26 +39,32 @@ final class Snapshot: Sendable {
 
     var ranking: RankingRules.Levels { base.core.ranking }
 
-    var count: Int { base.liveCount + middle.liveCount + pending.count }
+    var count: Int { base.liveCount + middles.reduce(0) { $0 + $1.liveCount } + pending.count }
+
+    /// Documents in the middle layers' cores, hidden ones included (what a base rebuild would take in).
+    var middleDocuments: Int { middles.reduce(0) { $0 + $1.core.count } }
 
     func document(id: String) -> Document? {
-        pending[id] ?? middle.document(id: id) ?? base.document(id: id)
+        if let document = pending[id] { return document }
+        for middle in middles.reversed() { if let document = middle.document(id: id) { return document } }
+        return base.document(id: id)
     }
 
-    /// Every live document: the base's by rank, then the middle's by rank, then the delta's by id.
+    /// Every live document: the base's by rank, then each middle layer's by rank (oldest first), then the delta's by id.
     var allDocuments: [Document] {
-        base.liveDocuments + middle.liveDocuments + pending.values.sorted { $0.id < $1.id }
+        base.liveDocuments + middles.flatMap(\.liveDocuments) + pending.values.sorted { $0.id < $1.id }
     }
 
     /// This snapshot with `changes` made in order (a document upserts its id, nil deletes it) and
     /// the delta rebuilt once for all of them; nil when none changes anything (deletes of unknown ids).
     func applying(_ changes: [(id: String, document: Document?)]) -> Snapshot? {
-        var base = base, middle = middle, pending = pending
+        var base = base, middles = middles, pending = pending
         var made: UInt64 = 0
         var deltaChanged = false
         for (id, document) in changes {
             // Visible in one layer at most: the base's or middle's version is hidden for good.
-            let hidden = base.hide(id) || middle.hide(id)
+            var hidden = base.hide(id)
+            for layer in middles.indices.reversed() where !hidden { hidden = middles[layer].hide(id) }
             if let document {
                 pending[id] = document
                 deltaChanged = true
@@ -67,14 +78,20 @@ final class Snapshot: Sendable {
         }
         guard made > 0 else { return nil }
         let delta = deltaChanged ? Self.deltaCore(Array(pending.values), ranking: ranking) : delta
-        return Snapshot(base: base, middle: middle, pending: pending, delta: delta, version: version + made)
+        return Snapshot(base: base, middles: middles, pending: pending, delta: delta, version: version + made)
     }
 
-    /// The delta's documents moved into a new middle layer with the middle's live ones.
+    /// The delta's documents moved into a middle layer of their own; then the two newest middle
+    /// layers merge while the newer has at least as many live documents as the older.
     func mergingDelta() -> Snapshot {
-        let middle = IndexLayer(IndexCore.build(
-            middle.liveDocuments + pending.values.sorted { $0.id < $1.id }, heavyPolicy: HeavyPrefixes.Policy(maxUnits: 0),
-            ranking: ranking))
-        return Snapshot(base: base, middle: middle, pending: [:], delta: Self.deltaCore([], ranking: ranking), version: version)
+        var middles = middles
+        middles.append(IndexLayer(Self.deltaCore(Array(pending.values), ranking: ranking)))
+        while middles.count >= 2, middles[middles.count - 1].liveCount >= middles[middles.count - 2].liveCount {
+            let newer = middles.removeLast(), older = middles.removeLast()
+            // The older layer's documents first: equal ranks keep the order they had across the two.
+            middles.append(IndexLayer(IndexCore.build(
+                older.liveDocuments + newer.liveDocuments, heavyPolicy: HeavyPrefixes.Policy(maxUnits: 0), ranking: ranking)))
+        }
+        return Snapshot(base: base, middles: middles, pending: [:], delta: Self.deltaCore([], ranking: ranking), version: version)
     }
 }

@@ -34,7 +34,9 @@ final class DocumentService: Sendable {
     /// Stores `document` durably, then makes it visible; succeeds with the change's sequence number.
     func upsert(_ document: Document) -> Single<WriteReceipt> {
         do {
-            return write(.upsert(id: document.id, body: try JSONCoding.encoder.encode(document)), document: document)
+            // Written directly where that gives the encoder's bytes (it cost 49,000 instructions a city).
+            let body = try DocumentJSON.body(of: document).map { Data($0) } ?? JSONCoding.encoder.encode(document)
+            return write(.upsert(id: document.id, body: body), document: document)
         } catch {
             return .error(error)
         }
@@ -61,8 +63,12 @@ final class DocumentService: Sendable {
     }
 
     /// The whole of a write: durable in the store, then applied to this replica.
+    /// The change is staged with the rest of its commit group as soon as the group is durable,
+    /// so the group is applied as one run.
     private func commitAndApply(_ write: StoreWrite, document: Document?) async throws -> WriteReceipt {
-        let sequence = try await store.commit(write)
+        let sequence = try await store.commit(write) { [applier] sequence in
+            applier.stage(ChangeApplier.Change(sequence: sequence, id: write.id, document: document, body: write.body))
+        }
         metrics.write()
         await applier.apply(
             ChangeApplier.Change(sequence: sequence, id: write.id, document: document, body: write.body), waitingAtMost: applyWait)

@@ -46,6 +46,10 @@ struct DocumentInput: Decodable {
     var rank: Double?
     var attributes: [String: AttributeValue]?
 
+    init(_ read: DocumentJSON) {
+        (id, name, alternateNames, rank, attributes) = (read.id, read.name, read.alternateNames, read.rank, read.attributes)
+    }
+
     /// Decodes and checks the body: 415 for a non-JSON type, 400 for malformed JSON,
     /// 422 for JSON that is not a valid document.
     static func decode(_ request: Request, id: String) throws(HTTPError) -> Document {
@@ -56,7 +60,9 @@ struct DocumentInput: Decodable {
         }
         let input: DocumentInput
         do {
-            input = try JSONDecoder().decode(DocumentInput.self, from: Data(request.body))
+            // The plain reader where it answers (JSONDecoder cost 78,000 instructions a city); JSONDecoder
+            // otherwise, which decides, with its errors, what the plain reader leaves to it.
+            input = try DocumentJSON.read(request.body).map(DocumentInput.init) ?? JSONDecoder().decode(DocumentInput.self, from: Data(request.body))
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             throw HTTPError(.badRequest, detail: "The body is not valid JSON.")
         } catch let error as DecodingError {

@@ -46,7 +46,10 @@ final class ChangeApplier: Sendable {
         /// A change read back from the store, a city's document decoded.
         init(_ stored: StoredChange) throws {
             let isCity = stored.collection == citiesCollection && stored.kind == .document
-            let document = try stored.body.flatMap { isCity ? try JSONDecoder().decode(Document.self, from: $0) : nil }
+            // The plain reader first: JSONDecoder cost most of a replica's work on another replica's write.
+            let document = try stored.body.flatMap { body in
+                isCity ? try DocumentJSON.document(body) ?? JSONDecoder().decode(Document.self, from: body) : nil
+            }
             self.init(
                 sequence: stored.sequence, collection: stored.collection, kind: stored.kind, id: stored.id, document: document,
                 body: stored.body)
@@ -126,17 +129,30 @@ final class ChangeApplier: Sendable {
         gapHandler.withLock { $0 = handler }
     }
 
-    /// Queues `changes` and applies every one that is next in order.
+    /// Queues `changes` and applies every one that is next in order. With no changes, applies
+    /// those ``stage(_:)`` left waiting, if the next one is among them.
     func offer(_ changes: [Change]) {
-        guard !changes.isEmpty else { return }
         let queueDrain = state.withLock { state in
             for change in changes where change.sequence > state.applied { state.pending[change.sequence] = change }
-            guard !state.pending.isEmpty, !state.drainQueued else { return false }
+            // Nothing new offered: a drain only for staged changes that are next, not one that would report a gap again.
+            let ready = changes.isEmpty ? state.pending[state.applied + 1] != nil : !state.pending.isEmpty
+            guard ready, !state.drainQueued else { return false }
             state.drainQueued = true
             return true
         }
         guard queueDrain else { return }
         queue.async { [self] in drain() }
+    }
+
+    /// Keeps `change`, a write of this replica's that has just become durable, for the next drain
+    /// without queueing one: its commit group's other writes are staged right after it, and the
+    /// first of their writers to call ``apply(_:waitingAtMost:)`` starts one drain for the whole
+    /// group (one index write, not one per writer as each wakes). A staged change whose writer
+    /// never asks goes with the next drain (the follower's next read offers one).
+    func stage(_ change: Change) {
+        state.withLock { state in
+            if change.sequence > state.applied { state.pending[change.sequence] = change }
+        }
     }
 
     /// The changes of `changes` this replica has neither applied nor been offered: the follower

@@ -99,7 +99,7 @@ public final class SignalboxService: Sendable {
         for document in base { byID[document.id] = document }
         let decoder = JSONDecoder()
         for change in snapshot.documents where change.collection == citiesCollection {
-            byID[change.id] = try change.body.map { try decoder.decode(Document.self, from: $0) }
+            byID[change.id] = try change.body.map { try DocumentJSON.document($0) ?? decoder.decode(Document.self, from: $0) }
         }
         let cities = Array(byID.values)
         // The cities' two indexes and the stored collections are built side by side: each has

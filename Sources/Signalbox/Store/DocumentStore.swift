@@ -133,8 +133,11 @@ protocol DocumentStore: Sendable {
     func snapshot(reusing indexes: [String: IndexCoverage]) async throws -> StoreSnapshot
     /// Makes `write` durable and returns its sequence number. A delete of a
     /// document that does not exist throws ``DocumentNotFound``; a store that
-    /// cannot commit throws ``StoreError``.
-    func commit(_ write: StoreWrite) async throws -> Int64
+    /// cannot commit throws ``StoreError``. `committed`, if given, is told the sequence number
+    /// as soon as the write is durable: for an upsert, with the rest of its commit group and
+    /// before any of the group's writers resumes (``GroupCommit``), so that the replica can
+    /// apply the group as one run.
+    func commit(_ write: StoreWrite, committed: (@Sendable (Int64) -> Void)?) async throws -> Int64
     /// Makes every upsert of `batch` durable in one transaction, all or none, with consecutive
     /// sequence numbers in order; returns the first one. An import commits in such batches.
     func commit(batch: [StoreWrite]) async throws -> Int64
@@ -143,6 +146,11 @@ protocol DocumentStore: Sendable {
 }
 
 extension DocumentStore {
+    /// Makes `write` durable and returns its sequence number (``commit(_:committed:)``).
+    func commit(_ write: StoreWrite) async throws -> Int64 {
+        try await commit(write, committed: nil)
+    }
+
     /// Everything committed so far, every document included.
     func snapshot() async throws -> StoreSnapshot {
         try await snapshot(reusing: [:])

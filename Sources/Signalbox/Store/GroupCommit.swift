@@ -5,14 +5,21 @@ import Metrics
 /// flight wait and go together in the next one, so one transaction (and one WAL flush
 /// under the head counter's lock) carries many. A waiter that gives up (its client's
 /// timeout) before its batch is taken is left out and never committed.
+///
+/// Each write may name what to do once its group is durable (`committed`): those run for the whole
+/// group, in order, before any of its writers resumes, so the replica applies a group as one run
+/// (one index write) rather than one write at a time as each writer wakes.
 final class GroupCommit<Item: Sendable>: Sendable {
     /// One write waiting for its sequence number.
     final class Waiter: Sendable {
         let item: Item
+        /// Told the item's sequence number once its group is durable, whether or not its writer still waits.
+        let committed: (@Sendable (Int64) -> Void)?
         private let continuation: Locked<CheckedContinuation<Int64, any Error>?>
 
-        init(_ item: Item, _ continuation: CheckedContinuation<Int64, any Error>) {
+        init(_ item: Item, committed: (@Sendable (Int64) -> Void)?, _ continuation: CheckedContinuation<Int64, any Error>) {
             self.item = item
+            self.committed = committed
             self.continuation = Locked(continuation)
         }
 
@@ -48,11 +55,12 @@ final class GroupCommit<Item: Sendable>: Sendable {
     }
 
     /// The item's sequence number once its batch committed; a cancelled caller stops waiting at once.
-    func submit(_ item: Item) async throws -> Int64 {
+    /// `committed` runs once the batch is durable, before any writer of the batch resumes (see above).
+    func submit(_ item: Item, committed: (@Sendable (Int64) -> Void)? = nil) async throws -> Int64 {
         let holder = Locked<Waiter?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let waiter = Waiter(item, continuation)
+                let waiter = Waiter(item, committed: committed, continuation)
                 holder.withLock { $0 = waiter }
                 let start = state.withLock { state -> Bool in
                     state.pending.append(waiter)
@@ -87,6 +95,7 @@ final class GroupCommit<Item: Sendable>: Sendable {
                 let first = try await commit(batch.map(\.item))
                 Self.groups.increment()
                 Self.grouped.increment(by: batch.count)
+                for (offset, waiter) in batch.enumerated() { waiter.committed?(first + Int64(offset)) }
                 for (offset, waiter) in batch.enumerated() { waiter.finish(.success(first + Int64(offset))) }
             } catch {
                 for waiter in batch { waiter.finish(.failure(error)) }

@@ -199,6 +199,10 @@ struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         configuration.options.connectTimeout = connectTimeout
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = 8
+        // No JIT: a replica's statements are short, and the planner, with no statistics for the
+        // one-row head table, once priced the follower's read of the log past `jit_above_cost` and
+        // compiled it on every call (24 ms of PostgreSQL's CPU a read, more than the commits took).
+        configuration.options.additionalStartupParameters = [("jit", "off")]
         return configuration
     }
 

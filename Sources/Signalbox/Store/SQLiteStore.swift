@@ -122,9 +122,11 @@ final class SQLiteStore: DocumentStore {
 
     /// An upsert goes with the others that arrive with it (one transaction); a delete (which
     /// may fail alone, with ``DocumentNotFound``) and a schema change are committed by themselves.
-    func commit(_ write: StoreWrite) async throws -> Int64 {
-        if case .upsert = write { return try await upserts.submit(write) }
-        return try await commit(batch: [write])
+    func commit(_ write: StoreWrite, committed: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
+        if case .upsert = write { return try await upserts.submit(write, committed: committed) }
+        let sequence = try await commit(batch: [write])
+        committed?(sequence)
+        return sequence
     }
 
     func commit(batch: [StoreWrite]) async throws -> Int64 {
