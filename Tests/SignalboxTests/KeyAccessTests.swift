@@ -288,5 +288,18 @@ struct KeyAccessTests {
         #expect(try await send(.put, "/documents/x1", #"{"name": "Town"}"#).status == .noContent)
         let event = try #require(try await anonymous.next())
         #expect(event.data.contains("x1") && event.data.contains("cities"), "a private change reached an anonymous stream: \(event)")
+
+        // A key of `shop` alone: shop's changes and the public cities', not another private collection's.
+        let shopKey = try await key(["events"], ["shop"])
+        let keyed = try await client.stream("/events", headerFields: [.authorization: "Bearer \(shopKey.key)"])
+        #expect(keyed.head.status == .ok)
+        _ = try await keyed.next()  // the position
+        #expect(try await send(.put, "/collections/other/documents/o1", #"{"title": "o", "tenant": 1}"#).status == .noContent)
+        try await put("a6", tenant: 1)
+        #expect(try await send(.put, "/documents/x2", #"{"name": "Village"}"#).status == .noContent)
+        let seen = try await keyed.next(2)
+        #expect(seen.map { $0.data.contains("a6") && $0.data.contains("shop") } == [true, false], "\(seen)")
+        #expect(seen.last?.data.contains("x2") == true, "\(seen)")
+        #expect(!seen.contains { $0.data.contains("o1") }, "another private collection's change reached the key: \(seen)")
     }
 }
