@@ -33,7 +33,7 @@ final class PersistedIndexes: Sendable {
     /// epoch and this (``citiesEpoch(_:)``), so another data set never loads it.
     let baseDigest: String
     private let logger: Logger
-    /// What each collection's folder holds now: the index object and its version when saved.
+    /// What each collection's folder holds now: the index object and its revision when saved.
     private let saved = Locked<[String: (index: ObjectIdentifier, version: UInt64)]>([:])
     /// Saves one at a time (the periodic one, the one after start, the one at shutdown).
     private let saving = DispatchQueue(label: "signalbox.index.save", qos: .utility)
@@ -98,7 +98,7 @@ final class PersistedIndexes: Sendable {
             do {
                 let (index, epoch) = try CollectionIndex.restore(from: folder(name))
                 loaded[name] = Loaded(index: index, epoch: epoch)
-                saved.withLock { $0[name] = (ObjectIdentifier(index), index.version) }
+                saved.withLock { $0[name] = (ObjectIdentifier(index), index.revision) }
                 logger.info(
                     "collection index loaded",
                     metadata: [
@@ -144,7 +144,7 @@ final class PersistedIndexes: Sendable {
             // A schema's index being built: the serving one is under the old schema; saved once it takes over.
             guard !collection.isRebuilding else { continue }
             let index = collection.index
-            let current = (index: ObjectIdentifier(index), version: index.version)
+            let current = (index: ObjectIdentifier(index), version: index.revision)
             guard saved.withLock({ $0[collection.name].map { $0 != current } ?? true }) else { continue }
             let started = ContinuousClock.now
             do {
