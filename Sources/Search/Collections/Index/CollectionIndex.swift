@@ -96,7 +96,7 @@ public final class CollectionIndex: Sendable {
     public var version: UInt64 { snapshot.version }
 
     /// Incremented by every change of the snapshot's segments or masks (a write's, a merge's):
-    /// what a save compares, so that a merge's segment is saved (and its bodies mapped) too.
+    /// what a save compares, so that a merge's segment is saved (and its bodies moved to its file) too.
     public var revision: UInt64 { snapshot.revision }
 
     /// The store's sequence number of the latest change applied (the `through` of the latest
@@ -201,8 +201,9 @@ public final class CollectionIndex: Sendable {
         let results = Locked<[[CollectionDocument]]>(Array(repeating: [], count: chunks))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             var documents: [CollectionDocument] = []
-            for d in min(chunk * size, segment.count)..<min((chunk + 1) * size, segment.count) where !part.deleted.contains(UInt32(d)) {
-                if let document = segment.document(d, decoder: decoder) { documents.append(document) }
+            segment.bodies.forEachBody(in: min(chunk * size, segment.count)..<min((chunk + 1) * size, segment.count)) { d, body in
+                guard !part.deleted.contains(UInt32(d)), let document = try? decoder.decode(body) else { return }
+                documents.append(document)
             }
             results.withLock { $0[chunk] = documents }
         }
@@ -221,15 +222,15 @@ public final class CollectionIndex: Sendable {
     }
 
     /// Serves the bodies of the segments named in `bodies` (by serial) from there: their saved
-    /// files, mapped, instead of memory.
+    /// files instead of memory.
     func adoptBodies(_ bodies: [UInt64: SegmentBodies]) {
         guard !bodies.isEmpty else { return }
         writer.withLock { _ in
             var next = snapshot
             var changed = false
             for (i, part) in next.parts.enumerated() {
-                guard let mapped = bodies[part.segment.serial], !part.segment.bodies.isMapped else { continue }
-                next.parts[i] = CollectionSnapshot.Part(part.segment.withBodies(mapped), deleted: part.deleted, deletedCount: part.deletedCount)
+                guard let inFile = bodies[part.segment.serial], !part.segment.bodies.isInFile else { continue }
+                next.parts[i] = CollectionSnapshot.Part(part.segment.withBodies(inFile), deleted: part.deleted, deletedCount: part.deletedCount)
                 changed = true
             }
             guard changed else { return }
