@@ -37,6 +37,10 @@ final class PersistedIndexes: Sendable {
     private let saved = Locked<[String: (index: ObjectIdentifier, version: UInt64)]>([:])
     /// Saves one at a time (the periodic one, the one after start, the one at shutdown).
     private let saving = DispatchQueue(label: "signalbox.index.save", qos: .utility)
+    /// Each collection's index revision at the last quiet check (``saveQuiet(_:epoch:)``).
+    private let lastSeen = Locked<[String: UInt64]>([:])
+    /// How often the service checks for collections gone quiet (``saveQuiet(_:epoch:)``).
+    static let quietCheckInterval = 1.0
     /// The open `.lock` file holding the directory's lock; -1 once released.
     private let lockDescriptor: Locked<Int32>
 
@@ -87,8 +91,14 @@ final class PersistedIndexes: Sendable {
     /// What the built-in cities' saved index is marked with, in a store of `epoch`.
     func citiesEpoch(_ epoch: String) -> String { epoch + "/" + baseDigest }
 
-    /// Every collection's saved index that loads; those that do not are logged (and rebuilt by the caller).
+    /// Whether the last ``loadAll()`` ran on a start's own thread (`StartIndexes`; tests check).
+    var loadedOnStartThread: Bool { lastLoadOnStartThread.withLock { $0 } }
+    private let lastLoadOnStartThread = Locked(false)
+
+    /// Every collection's saved index that loads; those that do not are logged (and rebuilt by the
+    /// caller). Its segments are read by a `concurrentPerform`: call it off the pool (`StartIndexes`).
     func loadAll() -> [String: Loaded] {
+        lastLoadOnStartThread.withLock { $0 = StartIndexes.isStartThread }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
             CollectionSchema.isValidCollectionName($0)
         }
@@ -121,6 +131,25 @@ final class PersistedIndexes: Sendable {
         }
     }
 
+    /// Saves, in the background, every collection whose index changed but not since the previous
+    /// call (``quietCheckInterval`` apart): an import's index is saved, and its bodies leave the
+    /// heap for their files, a second or two after its last write, not up to
+    /// `index.saveInterval` later; a collection still being written waits for that.
+    func saveQuiet(_ collections: @escaping @Sendable () -> [ServedCollection], epoch: String) {
+        saving.async { [self] in
+            let all = collections()
+            var quiet = Set<String>()
+            lastSeen.withLock { seen in
+                for collection in all {
+                    let revision = collection.index.revision
+                    if seen[collection.name] == revision { quiet.insert(collection.name) }
+                    seen[collection.name] = revision
+                }
+            }
+            saveNow(all, epoch: epoch, only: quiet)
+        }
+    }
+
     /// `saveChanged`, returning once done (at shutdown).
     func saveChanged(_ collections: @escaping @Sendable () -> [ServedCollection], epoch: String) async {
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
@@ -135,12 +164,15 @@ final class PersistedIndexes: Sendable {
         }
     }
 
-    /// On the saving queue: saves what changed, removes the folders of collections gone.
-    private func saveNow(_ collections: [ServedCollection], epoch: String) {
+    /// On the saving queue: saves what changed (of those in `only`, if given), removes the
+    /// folders of collections gone.
+    private func saveNow(_ collections: [ServedCollection], epoch: String, only: Set<String>? = nil) {
         guard lockDescriptor.withLock({ $0 >= 0 }) else { return }
         var served = Set<String>()
+        var wrote = false
         for collection in collections {
             served.insert(collection.name)
+            if let only, !only.contains(collection.name) { continue }
             // A schema's index being built: the serving one is under the old schema; saved once it takes over.
             guard !collection.isRebuilding else { continue }
             let index = collection.index
@@ -150,6 +182,7 @@ final class PersistedIndexes: Sendable {
             do {
                 let result = try index.save(to: folder(collection.name), epoch: collection.isBuiltIn ? citiesEpoch(epoch) : epoch)
                 saved.withLock { $0[collection.name] = current }
+                wrote = wrote || result.segmentsWritten > 0
                 logger.info(
                     "collection index saved",
                     metadata: [
@@ -167,5 +200,7 @@ final class PersistedIndexes: Sendable {
             try? FileManager.default.removeItem(atPath: folder(name))
             _ = saved.withLock { $0.removeValue(forKey: name) }
         }
+        // The bodies just written are read from their files now: give their memory back.
+        if wrote { HeapTrim.release() }
     }
 }

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 
 #if canImport(Glibc)
@@ -61,6 +62,7 @@ extension CollectionIndex {
             _ = pthread_setspecific(Self.mergeThreadKey, UnsafeRawPointer(bitPattern: 1))
             Thread.current.name = Self.mergeThreadName  // for gdb and top (Foundation may not pass it on)
             while mergeOnce() {}
+            HeapTrim.release()  // the merged segments' inputs
             mergesRunning.leave()
         }
         thread.start()
