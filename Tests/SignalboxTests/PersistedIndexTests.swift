@@ -220,6 +220,22 @@ struct PersistedIndexTests {
         try await expectRestartAnswersAsAFreshBuild(loaded: 1)
     }
 
+    /// A start loads and builds its indexes on threads of its own, not on the pool Swift's tasks
+    /// run on (issue 25: `concurrentPerform` there held the pool's two threads for seconds).
+    @Test func aStartLoadsAndBuildsItsIndexesOffThePool() async throws {
+        let first = try await start()
+        try #require(try await Self.send(first, .put, "/collections/shop", Self.schema).status == .created)
+        var random = Seeded(state: 9)
+        try await Self.write(first, rounds: 10, schemaChanges: false, &random)
+        #expect(first.indexesBuiltOnStartThread)
+        await first.shutdown()
+        let second = try await start()
+        #expect(second.collectionIndexesLoaded == 1)
+        #expect(second.indexesBuiltOnStartThread)
+        #expect(second.persistedIndexes?.loadedOnStartThread == true)
+        await second.shutdown()
+    }
+
     @Test(arguments: ["truncated", "flipped", "missing segment", "missing manifest"])
     func aDamagedIndexIsRebuiltAndSavedAnew(damage: String) async throws {
         var random = Self.products(seed: 9)

@@ -45,10 +45,14 @@ final class PersistedIndexes: Sendable {
     /// epoch and this (``citiesEpoch(_:)``), so another data set never loads it.
     let baseDigest: String
     private let logger: Logger
-    /// What each collection's folder holds now: the index object and its version when saved.
+    /// What each collection's folder holds now: the index object and its revision when saved.
     private let saved = Locked<[String: (index: ObjectIdentifier, version: UInt64)]>([:])
     /// Saves one at a time (the periodic one, the one after start, the one at shutdown).
     private let saving = DispatchQueue(label: "signalbox.index.save", qos: .utility)
+    /// Each collection's index revision at the last quiet check (``saveQuiet(_:epoch:marking:)``).
+    private let lastSeen = Locked<[String: UInt64]>([:])
+    /// How often the service checks for collections gone quiet (``saveQuiet(_:epoch:marking:)``).
+    static let quietCheckInterval = 1.0
     /// The open `.lock` file holding the directory's lock; -1 once released.
     private let lockDescriptor: Locked<Int32>
 
@@ -119,8 +123,14 @@ final class PersistedIndexes: Sendable {
     /// What the built-in cities' saved index is marked with, in a store of `epoch`.
     func citiesEpoch(_ epoch: String) -> String { epoch + "/" + baseDigest }
 
-    /// Every collection's saved index that loads; those that do not are logged (and rebuilt by the caller).
+    /// Whether the last ``loadAll()`` ran on a start's own thread (`StartIndexes`; tests check).
+    var loadedOnStartThread: Bool { lastLoadOnStartThread.withLock { $0 } }
+    private let lastLoadOnStartThread = Locked(false)
+
+    /// Every collection's saved index that loads; those that do not are logged (and rebuilt by the
+    /// caller). Its segments are read by a `concurrentPerform`: call it off the pool (`StartIndexes`).
     func loadAll() -> [String: Loaded] {
+        lastLoadOnStartThread.withLock { $0 = StartIndexes.isStartThread }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
             CollectionSchema.isValidCollectionName($0)
         }
@@ -130,7 +140,7 @@ final class PersistedIndexes: Sendable {
             do {
                 let (index, epoch) = try CollectionIndex.restore(from: folder(name))
                 loaded[name] = Loaded(index: index, epoch: epoch, mark: readMark(name, sequence: index.sequence))
-                saved.withLock { $0[name] = (ObjectIdentifier(index), index.version) }
+                saved.withLock { $0[name] = (ObjectIdentifier(index), index.revision) }
                 logger.info(
                     "collection index loaded",
                     metadata: [
@@ -156,6 +166,27 @@ final class PersistedIndexes: Sendable {
         }
     }
 
+    /// Saves, in the background, every collection whose index changed but not since the previous
+    /// call (``quietCheckInterval`` apart): an import's index is saved, and its bodies leave the
+    /// heap for their files, a second or two after its last write, not up to
+    /// `index.saveInterval` later; a collection still being written waits for that.
+    func saveQuiet(
+        _ collections: @escaping @Sendable () -> [ServedCollection], epoch: String, marking: (any IndexMarking)? = nil
+    ) {
+        saving.async { [self] in
+            let all = collections()
+            var quiet = Set<String>()
+            lastSeen.withLock { seen in
+                for collection in all {
+                    let revision = collection.index.revision
+                    if seen[collection.name] == revision { quiet.insert(collection.name) }
+                    seen[collection.name] = revision
+                }
+            }
+            saveNow(all, epoch: epoch, marking: marking, only: quiet)
+        }
+    }
+
     /// `saveChanged`, returning once done (at shutdown).
     func saveChanged(
         _ collections: @escaping @Sendable () -> [ServedCollection], epoch: String, marking: (any IndexMarking)? = nil
@@ -172,17 +203,21 @@ final class PersistedIndexes: Sendable {
         }
     }
 
-    /// On the saving queue: saves what changed (each with its ``IndexMark`` when `marking` gives
-    /// one), removes the folders of collections gone.
-    private func saveNow(_ collections: [ServedCollection], epoch: String, marking: (any IndexMarking)?) {
+    /// On the saving queue: saves what changed (of those in `only`, if given; each with its
+    /// ``IndexMark`` when `marking` gives one), removes the folders of collections gone.
+    private func saveNow(
+        _ collections: [ServedCollection], epoch: String, marking: (any IndexMarking)?, only: Set<String>? = nil
+    ) {
         guard lockDescriptor.withLock({ $0 >= 0 }) else { return }
         var served = Set<String>()
+        var wrote = false
         for collection in collections {
             served.insert(collection.name)
+            if let only, !only.contains(collection.name) { continue }
             // A schema's index being built: the serving one is under the old schema; saved once it takes over.
             guard !collection.isRebuilding else { continue }
             let index = collection.index
-            let current = (index: ObjectIdentifier(index), version: index.version)
+            let current = (index: ObjectIdentifier(index), version: index.revision)
             guard saved.withLock({ $0[collection.name].map { $0 != current } ?? true }) else { continue }
             let started = ContinuousClock.now
             do {
@@ -198,6 +233,7 @@ final class PersistedIndexes: Sendable {
                     writeMark(mark, collection.name)
                 }
                 saved.withLock { $0[collection.name] = current }
+                wrote = wrote || result.segmentsWritten > 0
                 logger.info(
                     "collection index saved",
                     metadata: [
@@ -215,5 +251,7 @@ final class PersistedIndexes: Sendable {
             try? FileManager.default.removeItem(atPath: folder(name))
             _ = saved.withLock { $0.removeValue(forKey: name) }
         }
+        // The bodies just written are read from their files now: give their memory back.
+        if wrote { HeapTrim.release() }
     }
 }

@@ -143,6 +143,7 @@ final class ServedCollection: Sendable {
                 schema: schema, documents: documents.compactMap { try? decoder.decode($0.body) }, sequence: max(sequence, servedSequence))
             guard replay(into: rebuilt, decoder: decoder, generation: generation) else { return }
             lookups.indexReplaced(schema: schema)
+            HeapTrim.release()  // the documents read back and the build's scratch
         }
         thread.start()
     }

@@ -43,10 +43,14 @@ public final class SignalboxService: Sendable {
     let collectionIndexesLoaded: Int
     /// Whether the cities' collection index was loaded (saved from the same base data and store).
     let citiesIndexLoaded: Bool
+    /// Whether the start's indexes were built on a thread of its own (`StartIndexes`), not the pool.
+    let indexesBuiltOnStartThread: Bool
     private let catalog: CollectionCatalog
     private let epoch: String
     /// The periodic save of the persisted indexes (`index.saveInterval`).
     private let indexSaves = SerialDisposable()
+    /// The save of collections gone quiet after writes (``PersistedIndexes/saveQuiet(_:epoch:)``).
+    private let quietSaves = SerialDisposable()
 
     /// Loads the base data set, opens the store (SQLite, or PostgreSQL for a `postgres://`
     /// store), applies its snapshot and builds the index.
@@ -72,11 +76,15 @@ public final class SignalboxService: Sendable {
         }
         // The collections' persisted indexes first: the store then reads only what was written since.
         let persisted = indexDirectory.flatMap { PersistedIndexes(directory: $0, baseDigest: base.digest, logger: logger) }
-        let loaded = persisted?.loadAll() ?? [:]
+        // Loading and building the indexes run on threads of their own, off the pool (`StartIndexes`).
+        let loaded = try await StartIndexes.onOwnThread { persisted?.loadAll() ?? [:] }
         let snapshot = try await store.snapshot(
             reusing: loaded.mapValues(\.coverage))
-        try self.init(
-            settings: settings, logger: logger, base: base.documents, store: store, snapshot: snapshot, persisted: persisted, loaded: loaded)
+        let maxLiveQueries = settings.collectionLimits.maxLiveQueries
+        let built = try await StartIndexes.onOwnThread { [documents = base.documents] in
+            try StartIndexes.build(base: documents, snapshot: snapshot, persisted: persisted, loaded: loaded, maxLiveQueries: maxLiveQueries)
+        }
+        try self.init(settings: settings, logger: logger, store: store, snapshot: snapshot, persisted: persisted, loaded: loaded, built: built)
         logger.info(
             "data loaded",
             metadata: [
@@ -88,42 +96,27 @@ public final class SignalboxService: Sendable {
 
     /// `persisted`: where the collections' indexes are saved (nil: not saved); `loaded`: those
     /// loaded from there, used for the collections the snapshot covers (`StoreSnapshot.covered`).
-    init(
+    /// The indexes are built on the caller's thread (tests); a start builds them off the pool.
+    convenience init(
         settings: Settings, logger: Logger, base: [Document], store: any DocumentStore, snapshot: StoreSnapshot,
         persisted: PersistedIndexes? = nil, loaded: [String: PersistedIndexes.Loaded] = [:]
+    ) throws {
+        let built = try StartIndexes.build(
+            base: base, snapshot: snapshot, persisted: persisted, loaded: loaded, maxLiveQueries: settings.collectionLimits.maxLiveQueries)
+        try self.init(settings: settings, logger: logger, store: store, snapshot: snapshot, persisted: persisted, loaded: loaded, built: built)
+    }
+
+    /// `built`: the indexes `StartIndexes` made from `snapshot` and `loaded`.
+    init(
+        settings: Settings, logger: Logger, store: any DocumentStore, snapshot: StoreSnapshot,
+        persisted: PersistedIndexes?, loaded: [String: PersistedIndexes.Loaded], built: StartIndexes
     ) throws {
         PrometheusExporter.bootstrap()
         self.logger = logger
         self.store = store
-        var byID: [String: Document] = [:]
-        for document in base { byID[document.id] = document }
-        let decoder = JSONDecoder()
-        for change in snapshot.documents where change.collection == citiesCollection {
-            byID[change.id] = try change.body.map { try DocumentJSON.document($0) ?? decoder.decode(Document.self, from: $0) }
-        }
-        let cities = Array(byID.values)
-        // The cities' two indexes and the stored collections are built side by side: each has
-        // serial stretches (sorts, dictionaries) that leave a core idle.
         let maxLiveQueries = settings.collectionLimits.maxLiveQueries
-        let built = Locked<(SearchIndex?, CollectionIndex?, (collections: [ServedCollection], rebuilt: [String]))>((nil, nil, ([], [])))
-        DispatchQueue.concurrentPerform(iterations: 3) { part in
-            switch part {
-            case 0:
-                let index = SearchIndex(documents: cities)
-                built.withLock { $0.0 = index }
-            case 1:
-                // The cities are a collection too (filters, facets, geo), served from the same documents:
-                // loaded when saved from the same base data and store, built otherwise.
-                let index =
-                    persisted.flatMap { CitiesIndex.load(loaded[citiesCollection], persisted: $0, snapshot: snapshot) }
-                    ?? CitiesCollection.index(cities, sequence: snapshot.head)
-                built.withLock { $0.1 = index }
-            default:
-                let collections = CollectionLoader.load(snapshot, persisted: loaded, maxLiveQueries: maxLiveQueries)
-                built.withLock { $0.2 = collections }
-            }
-        }
-        let (searchIndex, citiesIndex, stored) = built.withLock { ($0.0!, $0.1!, $0.2) }
+        indexesBuiltOnStartThread = built.builtOnStartThread
+        let (searchIndex, citiesIndex, stored) = (built.search, built.cities, (collections: built.collections, rebuilt: built.rebuilt))
         index = searchIndex
         let catalog = CollectionCatalog()
         catalog.serve(ServedCollection(
@@ -256,6 +249,9 @@ public final class SignalboxService: Sendable {
             indexSaves.disposable = Observable<Int>
                 .interval(.milliseconds(Int(settings.indexSaveInterval * 1000)), scheduler: ConcurrentDispatchQueueScheduler(qos: .utility))
                 .subscribe(onNext: { _ in persisted.saveChanged({ catalog.all }, epoch: epoch, marking: applier) })
+            quietSaves.disposable = Observable<Int>
+                .interval(.milliseconds(Int(PersistedIndexes.quietCheckInterval * 1000)), scheduler: ConcurrentDispatchQueueScheduler(qos: .utility))
+                .subscribe(onNext: { _ in persisted.saveQuiet({ catalog.all }, epoch: epoch, marking: applier) })
         }
         ready.withLock { $0 = true }
         return port
@@ -311,6 +307,7 @@ public final class SignalboxService: Sendable {
         await server.shutdown(gracePeriod: .seconds(settings.shutdownGracePeriod))
         follower?.stop()
         indexSaves.dispose()
+        quietSaves.dispose()
         if let persisted = persistedIndexes {
             // Every change is applied by now: the next start loads these and reads nothing more.
             let catalog = self.catalog

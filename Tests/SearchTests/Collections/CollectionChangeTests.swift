@@ -59,6 +59,7 @@ import Testing
             model["\(49 - round)"] = nil
             #expect(index.count == model.count)
         }
+        index.waitForMerges()  // merges run in the background: the counts below are after them
         let result = index.search(CollectionQuery(text: "widget", limit: 1_000))
         #expect(result.total == model.count)
         #expect(Set(F.ids(result)) == Set(model.keys))
@@ -74,6 +75,7 @@ import Testing
         configuration.mergeFanIn = 2
         let index = CollectionIndex(schema: F.products, configuration: configuration)
         for i in 0..<200 { index.apply([.upsert(F.product("\(i)", title: "Thing \(i)", price: Double(i)))]) }
+        index.waitForMerges()
         #expect(index.count == 200)
         #expect(index.search(CollectionQuery(text: "thing")).total == 200)
         #expect(F.ids(index.search(CollectionQuery(text: "thing", limit: 3))) == ["199", "198", "197"])

@@ -90,6 +90,7 @@ import Testing
         let index = CollectionIndex(schema: F.products, documents: Array(documents[..<400]), configuration: configuration)
         let changes: [CollectionChange] = documents[400...].map { CollectionChange.upsert($0) } + [.delete(id: "7"), .delete(id: "450")]
         index.apply(changes)
+        index.waitForMerges()
         #expect(index.segmentCount > 1)
         let live = documents.filter { $0.id != "7" && $0.id != "450" }
         func price(_ document: CollectionDocument) -> Double {
@@ -151,6 +152,7 @@ import Testing
             batched.apply([.delete(id: batch[0].id)])
             batched.apply([.upsert(batch[0])])
         }
+        batched.waitForMerges()
         #expect(batched.segmentCount > 1)
         let queries = [
             CollectionQuery(facets: ["brand", "price", "tags", "inStock"], limit: 50),

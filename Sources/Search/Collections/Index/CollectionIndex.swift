@@ -8,10 +8,11 @@ import Foundation
 /// very short lock and never waits for a writer; writes are serialized. The snapshot is a list of
 /// immutable segments, each with a mask of the documents replaced or deleted since it was built.
 /// A write (`apply`, a batch) masks the old versions and indexes only its new documents: into
-/// the *recent* segment (the segments below `recentSegmentDocuments` are merged with them),
-/// while larger segments are merged `mergeFanIn` at a time when that many are of one size class
-/// (×`mergeFanIn`), and a segment mostly deleted is rewritten. So a document is re-indexed about
-/// log₄(n / 1,024) times over its life, never the whole index per write.
+/// the *recent* segment (the segments below `recentSegmentDocuments` are merged with them).
+/// Larger segments are merged `mergeFanIn` at a time when that many are of one size class
+/// (×`mergeFanIn`), and a segment mostly deleted is rewritten, in the background
+/// (`CollectionIndex+Merges`): writes and searches go on while a merge builds. So a document is
+/// re-indexed about log₄(n / 1,024) times over its life, never the whole index per write.
 public final class CollectionIndex: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// Segments with fewer live documents than this are merged into each write's new segment. Default 1,024.
@@ -30,19 +31,34 @@ public final class CollectionIndex: Sendable {
     public let configuration: Configuration
     let layout: SchemaLayout
     let decoder: CollectionDocumentDecoder
-    private let current: Locked<CollectionSnapshot>
-    /// One write at a time (and their count). Not a `Locked<Void>`: ThreadSanitizer reported a
-    /// Swift access race between two `withLock` calls of one such lock, one of them holding it
-    /// (`ChangeTests.concurrentReadersAndWriters`, 26 Nov); a zero-sized state has no bytes of
-    /// its own, and its access most likely aliased the lock object's first bytes.
-    private let writer = Locked<UInt64>(0)
+    let current: Locked<CollectionSnapshot>
+    /// One write at a time, and what the background merges hold. Not a `Locked<Void>`:
+    /// ThreadSanitizer reported a Swift access race between two `withLock` calls of one such
+    /// lock, one of them holding it (`ChangeTests.concurrentReadersAndWriters`, 26 Nov); a
+    /// zero-sized state has no bytes of its own, and its access most likely aliased the lock
+    /// object's first bytes.
+    let writer = Locked(WriterState())
+    /// Entered while a merge thread runs: ``waitForMerges()`` waits on it.
+    let mergesRunning = DispatchGroup()
+    /// Called on the merge thread once a merged segment is built, before it is swapped in
+    /// (tests hold a merge there and write meanwhile).
+    let mergeBuilt: (@Sendable () -> Void)?
     private let scratches = ScratchPool()
 
     /// Indexes `documents`; for a repeated id the last one wins. Tokenizing runs on all cores.
     /// `sequence`: the store's sequence number these documents are current at (see ``sequence``).
-    public init(
+    public convenience init(
         schema: CollectionSchema, documents: [CollectionDocument] = [], sequence: Int64 = 0, configuration: Configuration = Configuration()
     ) {
+        self.init(schema: schema, documents: documents, sequence: sequence, configuration: configuration, mergeBuilt: nil)
+    }
+
+    /// `mergeBuilt`: see ``mergeBuilt``.
+    init(
+        schema: CollectionSchema, documents: [CollectionDocument], sequence: Int64, configuration: Configuration,
+        mergeBuilt: (@Sendable () -> Void)?
+    ) {
+        self.mergeBuilt = mergeBuilt
         self.schema = schema
         self.configuration = configuration
         layout = SchemaLayout(schema)
@@ -63,6 +79,7 @@ public final class CollectionIndex: Sendable {
 
     /// An index over persisted parts (`CollectionIndex+Persistence`).
     init(schema: CollectionSchema, layout: SchemaLayout, restoring snapshot: CollectionSnapshot, configuration: Configuration) {
+        mergeBuilt = nil
         self.schema = schema
         self.configuration = configuration
         self.layout = layout
@@ -77,6 +94,10 @@ public final class CollectionIndex: Sendable {
 
     /// Incremented by every `apply` that changed something.
     public var version: UInt64 { snapshot.version }
+
+    /// Incremented by every change of the snapshot's segments or masks (a write's, a merge's):
+    /// what a save compares, so that a merge's segment is saved (and its bodies moved to its file) too.
+    public var revision: UInt64 { snapshot.revision }
 
     /// The store's sequence number of the latest change applied (the `through` of the latest
     /// ``apply(_:through:)``, or the one the index was built or restored at): a persisted copy
@@ -103,8 +124,8 @@ public final class CollectionIndex: Sendable {
     /// the store's sequence number of the last of them, if they are stored (``sequence``).
     @discardableResult
     public func apply(_ changes: [CollectionChange], through sequence: Int64? = nil) -> [CollectionChangeOutcome] {
-        writer.withLock { writes in
-            writes &+= 1
+        let (outcomes, startMerging) = writer.withLock { state -> ([CollectionChangeOutcome], Bool) in
+            state.writes &+= 1
             var next = snapshot
             if let sequence, sequence > next.sequence { next.sequence = sequence }
             var pending: [String: CollectionDocument] = [:]
@@ -129,54 +150,41 @@ public final class CollectionIndex: Sendable {
             guard changed else {
                 let advanced = next
                 if advanced.sequence != snapshot.sequence { current.withLock { $0 = advanced } }
-                return outcomes
+                return (outcomes, false)
             }
             next.version += 1
-            restructure(&next, adding: Array(pending.values))
+            next.revision += 1
+            addRecent(&next, adding: Array(pending.values), merging: state.merging)
             let swapped = next
             current.withLock { $0 = swapped }
-            return outcomes
+            return (outcomes, state.claimMergeThread(needed: mergePlan(swapped, excluding: state.merging) != nil))
         }
+        if startMerging { startMergeThread() }
+        return outcomes
     }
 
-    /// Puts `documents` in a new segment and applies the merge policy (see the type's comment).
-    private func restructure(_ snapshot: inout CollectionSnapshot, adding documents: [CollectionDocument]) {
+    /// Puts `documents` in a new segment with the live documents of the small segments (not
+    /// those a merge is reading: `merging`), and drops the segments left empty.
+    private func addRecent(_ snapshot: inout CollectionSnapshot, adding documents: [CollectionDocument], merging: Set<UInt64>) {
         var recent = documents
-        var rewritten: [[CollectionDocument]] = []
         snapshot.parts.removeAll { part in
+            guard !merging.contains(part.segment.serial) else { return false }
             if part.liveCount == 0 { return true }
             if part.liveCount < configuration.recentSegmentDocuments {
                 recent += liveDocuments(part)
                 return true
             }
-            if Double(part.deletedCount) > Double(part.segment.count) * configuration.maxDeletedFraction {
-                rewritten.append(liveDocuments(part))
-                return true
-            }
             return false
         }
-        for batch in [recent] + rewritten where !batch.isEmpty {
-            // A segment numbers at most `SegmentText.maxDocuments`: a larger batch makes several.
-            for start in stride(from: 0, to: batch.count, by: SegmentText.maxDocuments) {
-                let slice = Array(batch[start..<min(start + SegmentText.maxDocuments, batch.count)])
-                snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(slice, layout: layout)))
-            }
-        }
-        while true {
-            var byLevel: [Int: [Int]] = [:]
-            for (index, part) in snapshot.parts.enumerated() { byLevel[level(part.liveCount), default: []].append(index) }
-            guard let (_, members) = byLevel.filter({ $0.key > 0 && $0.value.count >= configuration.mergeFanIn }).min(by: { $0.key < $1.key }),
-                members.reduce(0, { $0 + snapshot.parts[$1].liveCount }) <= SegmentText.maxDocuments
-            else { break }
-            let merged = members.flatMap { liveDocuments(snapshot.parts[$0]) }
-            let keep = Set(members)
-            snapshot.parts = snapshot.parts.enumerated().filter { !keep.contains($0.offset) }.map(\.element)
-            snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(merged, layout: layout)))
+        // A segment numbers at most `SegmentText.maxDocuments`: a larger batch makes several.
+        for start in stride(from: 0, to: recent.count, by: SegmentText.maxDocuments) {
+            let slice = Array(recent[start..<min(start + SegmentText.maxDocuments, recent.count)])
+            snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(slice, layout: layout)))
         }
     }
 
     /// 0 below `recentSegmentDocuments`, then one more per factor of `mergeFanIn`.
-    private func level(_ live: Int) -> Int {
+    func level(_ live: Int) -> Int {
         var level = 0, bound = configuration.recentSegmentDocuments
         while live >= bound {
             level += 1
@@ -186,15 +194,16 @@ public final class CollectionIndex: Sendable {
     }
 
     /// The live documents of a part, decoded again from their bodies (on all cores when many).
-    private func liveDocuments(_ part: CollectionSnapshot.Part) -> [CollectionDocument] {
+    func liveDocuments(_ part: CollectionSnapshot.Part) -> [CollectionDocument] {
         let segment = part.segment
         let chunks = segment.count < 4_096 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
         let size = (segment.count + chunks - 1) / chunks
         let results = Locked<[[CollectionDocument]]>(Array(repeating: [], count: chunks))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             var documents: [CollectionDocument] = []
-            for d in min(chunk * size, segment.count)..<min((chunk + 1) * size, segment.count) where !part.deleted.contains(UInt32(d)) {
-                if let document = segment.document(d, decoder: decoder) { documents.append(document) }
+            segment.bodies.forEachBody(in: min(chunk * size, segment.count)..<min((chunk + 1) * size, segment.count)) { d, body in
+                guard !part.deleted.contains(UInt32(d)), let document = try? decoder.decode(body) else { return }
+                documents.append(document)
             }
             results.withLock { $0[chunk] = documents }
         }
@@ -213,15 +222,15 @@ public final class CollectionIndex: Sendable {
     }
 
     /// Serves the bodies of the segments named in `bodies` (by serial) from there: their saved
-    /// files, mapped, instead of memory.
+    /// files instead of memory.
     func adoptBodies(_ bodies: [UInt64: SegmentBodies]) {
         guard !bodies.isEmpty else { return }
         writer.withLock { _ in
             var next = snapshot
             var changed = false
             for (i, part) in next.parts.enumerated() {
-                guard let mapped = bodies[part.segment.serial], !part.segment.bodies.isMapped else { continue }
-                next.parts[i] = CollectionSnapshot.Part(part.segment.withBodies(mapped), deleted: part.deleted, deletedCount: part.deletedCount)
+                guard let inFile = bodies[part.segment.serial], !part.segment.bodies.isInFile else { continue }
+                next.parts[i] = CollectionSnapshot.Part(part.segment.withBodies(inFile), deleted: part.deleted, deletedCount: part.deletedCount)
                 changed = true
             }
             guard changed else { return }

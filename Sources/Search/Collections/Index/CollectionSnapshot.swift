@@ -25,6 +25,8 @@ struct CollectionSnapshot: Sendable {
 
     var parts: [Part]
     var version: UInt64
+    /// Bumped by every change of `parts` (a write's or a merge's): see `CollectionIndex.revision`.
+    var revision: UInt64 = 0
     /// The store's sequence number of the latest change applied (0 when the caller gives none):
     /// what a persisted copy of this state covers.
     var sequence: Int64 = 0

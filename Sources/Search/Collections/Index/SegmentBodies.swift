@@ -1,50 +1,92 @@
 /// The JSON bodies of a segment's documents, in one arena (no array per document): body `d`
-/// ends at `ends[d]`. In memory as built; once the segment is saved, in its file, mapped: a
-/// body is then read from the page cache when a hit shows it, not kept in the process's own
-/// memory (the largest part of a collection's index, and the one a query reads least).
+/// ends at `ends[d]`. In memory as built; once the segment is saved, in its file, read with
+/// `pread` when a hit shows one: not kept in the process's own memory (the largest part of a
+/// collection's index, and the one a query reads least), and never mapped, so that a file
+/// another process truncates costs the bodies it held, not the server (SIGBUS).
 struct SegmentBodies: Sendable {
     private enum Storage: Sendable {
         case memory(bytes: [UInt8], ends: [Int])
-        case mapped(bytes: MappedArray<UInt8>, ends: MappedArray<Int>)
+        /// The arena at `offset` in `file`; its ends in memory (4 bytes a document).
+        case file(OpenFile, offset: Int, ends: BodyEnds)
     }
 
     private let storage: Storage
+
+    /// What a body reads as when its file no longer holds it (truncated by another process):
+    /// JSON null, so a hit still answers, with no document.
+    static let unreadable = Array("null".utf8)
+
+    /// Most bytes read from a file at once when many bodies are read in order (a merge's).
+    static let readWindow = 4 << 20
 
     init(bytes: [UInt8], ends: [Int]) {
         storage = .memory(bytes: bytes, ends: ends)
     }
 
-    /// Bodies in a segment file (checked by the reader: ends ascending, the last one the bytes' count).
-    init(mappedBytes: MappedArray<UInt8>, ends: MappedArray<Int>) {
-        storage = .mapped(bytes: mappedBytes, ends: ends)
+    /// Bodies in a segment file, at `offset` (checked by the caller: ends ascending, the last
+    /// one the arena's size, the arena within the file).
+    init(file: OpenFile, offset: Int, ends: BodyEnds) {
+        storage = .file(file, offset: offset, ends: ends)
     }
 
-    var isMapped: Bool {
-        if case .mapped = storage { return true }
+    var isInFile: Bool {
+        if case .file = storage { return true }
         return false
     }
 
-    /// Body `d`, copied out.
+    /// Body `d`, copied out (``unreadable`` if its file lost it).
     func body(_ d: Int) -> [UInt8] {
         switch storage {
         case .memory(let bytes, let ends):
             return Array(bytes[(d == 0 ? 0 : ends[d - 1])..<ends[d]])
-        case .mapped(let bytes, let ends):
-            let start = d == 0 ? 0 : ends[d - 1], end = ends[d]
-            return Array(UnsafeBufferPointer(rebasing: bytes.buffer[start..<end]))
+        case .file(let file, let offset, let ends):
+            let start = ends.start(d)
+            return (try? file.bytes(at: offset + start, count: ends[d] - start)) ?? Self.unreadable
+        }
+    }
+
+    /// Calls `visit` with each document of `range` in order and its body; from a file, one read
+    /// per ``readWindow`` of bodies, not one per document.
+    func forEachBody(in range: Range<Int>, _ visit: (Int, [UInt8]) -> Void) {
+        guard case .file(let file, let offset, let ends) = storage else {
+            for d in range { visit(d, body(d)) }
+            return
+        }
+        var d = range.lowerBound
+        while d < range.upperBound {
+            let start = ends.start(d)
+            var last = d
+            while last + 1 < range.upperBound, ends[last + 1] - start <= Self.readWindow { last += 1 }
+            if let window = try? file.bytes(at: offset + start, count: ends[last] - start) {
+                for e in d...last { visit(e, Array(window[(ends.start(e) - start)..<(ends[e] - start)])) }
+            } else {
+                for e in d...last { visit(e, Self.unreadable) }
+            }
+            d = last + 1
+        }
+    }
+
+    /// Calls `body` with the ends.
+    func withEnds<Value>(_ body: ([Int]) -> Value) -> Value {
+        switch storage {
+        case .memory(_, let ends): return body(ends)
+        case .file(_, _, let ends): return body(ends.all)
         }
     }
 
     /// Calls `body` with the arena and the ends, wherever they are (to write them to a file).
     func withBuffers<Value>(_ body: (UnsafeRawBufferPointer, UnsafeBufferPointer<Int>) throws(IndexFileError) -> Value) throws(IndexFileError) -> Value {
+        let (bytes, ends): ([UInt8], [Int])
         switch storage {
-        case .memory(let bytes, let ends):
-            // The typed error travels through the untyped `withUnsafe…` closures in a Result.
-            return try bytes.withUnsafeBytes { raw in
-                ends.withUnsafeBufferPointer { ends in Result { () throws(IndexFileError) in try body(raw, ends) } }
-            }.get()
-        case .mapped(let bytes, let ends):
-            return try body(UnsafeRawBufferPointer(bytes.buffer), ends.buffer)
+        case .memory(let memoryBytes, let memoryEnds):
+            (bytes, ends) = (memoryBytes, memoryEnds)
+        case .file(let file, let offset, let fileEnds):
+            // Saved elsewhere before (another directory): read back whole, once.
+            (bytes, ends) = (try file.bytes(at: offset, count: fileEnds.count == 0 ? 0 : fileEnds[fileEnds.count - 1]), fileEnds.all)
         }
+        // The typed error travels through the untyped `withUnsafe…` closures in a Result.
+        return try bytes.withUnsafeBytes { raw in
+            ends.withUnsafeBufferPointer { ends in Result { () throws(IndexFileError) in try body(raw, ends) } }
+        }.get()
     }
 }

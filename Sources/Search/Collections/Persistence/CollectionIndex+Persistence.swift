@@ -48,11 +48,11 @@ extension CollectionIndex {
             throw IndexFileError(.io, path: directory, "\(error)")
         }
         var written = 0, bytes = 0
-        var locations: [(serial: UInt64, path: String, location: CollectionSegment.BodiesLocation, count: Int)] = []
+        var locations: [(segment: CollectionSegment, path: String, location: CollectionSegment.BodiesLocation)] = []
         for part in snapshot.parts {
             let path = directory + "/" + CollectionSegment.fileName(serial: part.segment.serial)
             if FileManager.default.fileExists(atPath: path) { continue }
-            locations.append((part.segment.serial, path, try part.segment.write(to: path), part.segment.count))
+            locations.append((part.segment, path, try part.segment.write(to: path)))
             written += 1
             bytes += (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         }
@@ -77,11 +77,11 @@ extension CollectionIndex {
         Self.syncDirectory(directory)
         Self.removeUnnamedFiles(in: directory, keeping: Set(snapshot.parts.map { CollectionSegment.fileName(serial: $0.segment.serial) }))
         // The bodies just written are read from their files from now on, not kept in memory.
-        var mapped: [UInt64: SegmentBodies] = [:]
+        var inFiles: [UInt64: SegmentBodies] = [:]
         for written in locations {
-            mapped[written.serial] = CollectionSegment.mappedBodies(at: written.path, written.location, count: written.count)
+            inFiles[written.segment.serial] = written.segment.fileBodies(at: written.path, written.location)
         }
-        adoptBodies(mapped)
+        adoptBodies(inFiles)
         return Saved(sequence: snapshot.sequence, epoch: epoch, segmentsWritten: written, bytesWritten: bytes)
     }
 

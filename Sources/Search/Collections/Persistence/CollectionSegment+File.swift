@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A segment's file: everything a query reads, as built, so that loading it is copying arrays
-/// (no JSON decoded, no term sorted, no column built); the bodies are not even copied, but read
+/// (no JSON decoded, no term sorted, no column built); the bodies are not even read, but read
 /// from the file when a hit shows one.
 extension CollectionSegment {
     static let fileMagic = Array("SBSEG001".utf8)
@@ -63,14 +63,12 @@ extension CollectionSegment {
         }
     }
 
-    /// The bodies of the segment file at `path` (just written, at `location`), mapped.
-    static func mappedBodies(at path: String, _ location: BodiesLocation, count: Int) -> SegmentBodies? {
-        guard let file = MappedFile(path: path), location.endsOffset + count * MemoryLayout<Int>.stride <= file.size else { return nil }
-        // Hits read a few bodies here and there: no read-ahead around them.
-        file.advise(location.bytesOffset, location.bytesCount, MADV_RANDOM)
-        return SegmentBodies(
-            mappedBytes: MappedArray(file: file, offset: location.bytesOffset, count: location.bytesCount),
-            ends: MappedArray(file: file, offset: location.endsOffset, count: count))
+    /// The bodies of the segment file at `path` (just written, at `location`), to be read from
+    /// there; nil if it cannot be opened or is shorter than written.
+    func fileBodies(at path: String, _ location: BodiesLocation) -> SegmentBodies? {
+        guard let file = try? OpenFile(path: path), location.bytesOffset + location.bytesCount <= file.size else { return nil }
+        let ends = bodies.withEnds { BodyEnds($0, total: location.bytesCount) }
+        return SegmentBodies(file: file, offset: location.bytesOffset, ends: ends)
     }
 
     /// Reads the segment `serial` from `path`, checked against `layout` (its schema's fields).
@@ -93,10 +91,10 @@ extension CollectionSegment {
         let slots = try reader.array(of: UInt32.self)
         try reader.check(slots.count >= 16 && slots.count & (slots.count - 1) == 0 && slots.count >= count * 2, "an id table of \(slots.count) slots")
         try reader.checkBelow(slots, count + 1, "an id table slot")
-        // Bodies stay in the file (mapped), read when a hit shows one.
-        let bodyBytes = try reader.mappedArray(of: UInt8.self)
-        let bodyEnds = try reader.mappedArray(of: Int.self, count: count)
-        try reader.checkEnds(bodyEnds.buffer, upTo: bodyBytes.count, endingAt: bodyBytes.count, "bodies")
+        // Bodies stay in the file, read when a hit shows one; their ends are kept (4 bytes each).
+        let bodyBytes = try reader.skipArray(of: UInt8.self)
+        let bodyEnds = try reader.array(of: Int.self, count: count)
+        try reader.checkEnds(bodyEnds, upTo: bodyBytes.count, endingAt: bodyBytes.count, "bodies")
         let ranks = try reader.array(of: Double.self, count: layout.rankField == nil ? 0 : count)
         let termUnits = try reader.array(of: UInt16.self)
         let termStarts = try reader.array(of: UInt32.self)
@@ -119,13 +117,13 @@ extension CollectionSegment {
         var columns: [FieldColumn] = []
         for field in fields { columns.append(try FieldColumn.read(from: reader, type: field.type, count: count)) }
         try reader.check(reader.isAtEnd, "bytes after the last column")
-        // Everything but the bodies was copied out, and the checksum read every page: let the
-        // mapping go from the process's memory (the bodies come back from the page cache when read).
-        reader.file.advise(0, reader.file.size, MADV_DONTNEED)
-        reader.file.advise(bodyBytes.offset, bodyBytes.count, MADV_RANDOM)
+        #if canImport(Glibc)
+        // Hits read a body here and there: no read-ahead around them.
+        _ = posix_fadvise(reader.file.descriptor, off_t(bodyBytes.offset), off_t(bodyBytes.count), POSIX_FADV_RANDOM)
+        #endif
         let dictionary = TermDictionary(termUnits: termUnits, termStarts: termStarts, termKeys: termKeys, runEnds: runEnds)
         return CollectionSegment(
-            serial: serial, ids: ids, idTable: IdTable(slots: slots), bodies: SegmentBodies(mappedBytes: bodyBytes, ends: bodyEnds), ranks: ranks,
+            serial: serial, ids: ids, idTable: IdTable(slots: slots), bodies: SegmentBodies(file: reader.file, offset: bodyBytes.offset, ends: BodyEnds(bodyEnds, total: bodyBytes.count)), ranks: ranks,
             text: SegmentText(dictionary: dictionary, postings: postings, postingStarts: postingStarts), columns: columns)
     }
 }

@@ -9,50 +9,46 @@ import Musl
 import Darwin
 #endif
 
-/// Reads one file written by `IndexFileWriter`: maps it, checks its magic and its checksum over
-/// every byte, then hands out its values in order, each bounds-checked (a count that runs past
-/// the end is an error, never a read out of the file).
+/// Reads one file written by `IndexFileWriter`: checks its magic and its checksum over every
+/// byte, then hands out its values in order, each bounds-checked (a count that runs past the end
+/// is an error, never a read out of the file). Reads with `pread` (`OpenFile`), never through a
+/// mapping: a file truncated by another process while it is read is an error, not a SIGBUS.
 final class IndexFileReader {
     let path: String
-    /// The mapping; arrays handed out as `MappedArray` keep it after the reader is gone.
-    let file: MappedFile
-    private let base: UnsafeRawPointer
-    private let size: Int
+    /// The open file; arrays left in it (`skipArray`) are read from it later.
+    let file: OpenFile
     /// Where the checksum starts: the end of the values.
     private let end: Int
     private var offset = IndexFileWriter.alignment
 
-    /// Maps `path` and checks it; `magic` is the 8 bytes it must start with.
+    /// Bytes read at once for the checksum.
+    static let checksumWindow = 1 << 20
+
+    /// Opens `path` and checks it; `magic` is the 8 bytes it must start with.
     init(path: String, magic: [UInt8]) throws(IndexFileError) {
         self.path = path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw IndexFileError(errno == ENOENT ? .missing : .io, path: path, "open: \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw IndexFileError(.io, path: path, "fstat: \(String(cString: strerror(errno)))") }
-        size = Int(status.st_size)
+        file = try OpenFile(path: path)
+        let size = file.size
         let minimum = IndexFileWriter.alignment * 2
         guard size >= minimum else { throw IndexFileError(.truncated, path: path, "\(size) bytes") }
-        guard let file = MappedFile(descriptor: descriptor, size: size) else {
-            throw IndexFileError(.io, path: path, "mmap: \(String(cString: strerror(errno)))")
-        }
-        self.file = file
-        // The whole file is read once for the checksum, and again for the copies: read ahead.
-        file.advise(0, size, MADV_WILLNEED)
-        base = file.base
         end = size - IndexFileWriter.alignment
-        guard memcmp(base, magic, magic.count) == 0 else {
+        guard try file.bytes(at: 0, count: magic.count) == magic else {
             throw IndexFileError(.unknownFormat, path: path, "not an index file of this version")
         }
-        let stored = base.loadUnaligned(fromByteOffset: end, as: UInt64.self).littleEndian
-        // crc32 takes at most 4 GiB a call.
+        let stored = try file.bytes(at: end, count: 8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self).littleEndian }
+        // The whole file is read once for the checksum (then again for the values, from the page cache).
+        #if canImport(Glibc)
+        _ = posix_fadvise(file.descriptor, 0, off_t(size), POSIX_FADV_SEQUENTIAL)
+        #endif
+        let window = UnsafeMutableRawBufferPointer.allocate(byteCount: min(end, Self.checksumWindow), alignment: 8)
+        defer { window.deallocate() }
         var checksum: UInt = 0
         var done = 0
         while done < end {
-            let length = min(end - done, 1 << 30)
-            checksum = crc32(checksum, (base + done).assumingMemoryBound(to: UInt8.self), UInt32(length))
+            let length = min(end - done, window.count)
+            let part = UnsafeMutableRawBufferPointer(rebasing: window[0..<length])
+            try file.read(into: part, at: done)
+            checksum = crc32(checksum, part.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(length))
             done += length
         }
         guard UInt64(checksum) == stored else {
@@ -66,7 +62,7 @@ final class IndexFileReader {
     func uint64() throws(IndexFileError) -> UInt64 {
         guard end - offset >= 8 else { throw IndexFileError(.truncated, path: path, "a value past the end at \(offset)") }
         defer { offset += 8 }
-        return base.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
+        return try file.bytes(at: offset, count: 8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self).littleEndian }
     }
 
     func int64() throws(IndexFileError) -> Int64 { Int64(bitPattern: try uint64()) }
@@ -85,27 +81,35 @@ final class IndexFileReader {
         let stride = MemoryLayout<Element>.stride
         let count = try count(atMost: (end - offset) / stride)
         let length = count * stride
+        var failure: IndexFileError?
+        let start = offset
         let array = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if length > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base + offset, byteCount: length) }
-            initialized = count
+            do throws(IndexFileError) {
+                try file.read(into: UnsafeMutableRawBufferPointer(start: buffer.baseAddress, count: length), at: start)
+                initialized = count
+            } catch {
+                failure = error
+                initialized = 0
+            }
         }
+        if let failure { throw failure }
         offset += length
         offset += (IndexFileWriter.alignment - offset % IndexFileWriter.alignment) % IndexFileWriter.alignment
         guard offset <= end else { throw IndexFileError(.truncated, path: path, "padding past the end") }
         return array
     }
 
-    /// An array of plain values left in the mapping (not copied), with `count` elements if given.
-    func mappedArray<Element: BitwiseCopyable>(of _: Element.Type, count expected: Int? = nil) throws(IndexFileError) -> MappedArray<Element> {
+    /// Skips an array of plain values, left in the file (read later, from `file`), with
+    /// `count` elements if given: where its values start, and how many there are.
+    func skipArray<Element: BitwiseCopyable>(of _: Element.Type, count expected: Int? = nil) throws(IndexFileError) -> (offset: Int, count: Int) {
         let stride = MemoryLayout<Element>.stride
         let count = try count(atMost: (end - offset) / stride)
         if let expected { try check(count == expected, "\(count) values where \(expected) belong") }
-        try check(offset % MemoryLayout<Element>.alignment == 0, "a misaligned array")
-        let array = MappedArray<Element>(file: file, offset: offset, count: count)
+        let start = offset
         offset += count * stride
         offset += (IndexFileWriter.alignment - offset % IndexFileWriter.alignment) % IndexFileWriter.alignment
         guard offset <= end else { throw IndexFileError(.truncated, path: path, "padding past the end") }
-        return array
+        return (start, count)
     }
 
     /// An array of `count` elements exactly.

@@ -1,0 +1,131 @@
+import Base
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Background merges: a merge reads immutable segments, so it builds the merged one outside the
+/// writer lock, on a thread of its own (not on the pool Swift's tasks run on, nor on
+/// `DispatchQueue.global()`, which its own `concurrentPerform`s borrow), and takes the lock only
+/// to swap it in: a big merge (four segments of 65,536 documents or more, seconds of work) no
+/// longer holds writes. Writes go on meanwhile and mask documents in the segments being merged;
+/// the swap carries those masks over to the merged segment (by id), so none comes back.
+extension CollectionIndex {
+    /// What the writer lock guards besides the one-write-at-a-time rule.
+    struct WriterState {
+        /// Writes so far.
+        var writes: UInt64 = 0
+        /// The serials of the segments the running merge reads: a write leaves them in place
+        /// (it neither folds them into its recent segment nor drops them when empty).
+        var merging: Set<UInt64> = []
+        /// Whether a merge thread runs (one at a time per index).
+        var mergeThreadRuns = false
+
+        /// Claims the merge thread when a merge is `needed` and none runs; true if the caller starts it.
+        mutating func claimMergeThread(needed: Bool) -> Bool {
+            guard needed, !mergeThreadRuns else { return false }
+            mergeThreadRuns = true
+            return true
+        }
+    }
+
+    /// The segments to merge next in `snapshot` (indices into its parts), leaving out those in
+    /// `excluding`; nil when none. A mostly deleted segment first (rewritten alone), then the
+    /// smallest size class with `mergeFanIn` segments or more.
+    func mergePlan(_ snapshot: CollectionSnapshot, excluding: Set<UInt64>) -> [Int]? {
+        let candidates = snapshot.parts.indices.filter { !excluding.contains(snapshot.parts[$0].segment.serial) }
+        for i in candidates {
+            let part = snapshot.parts[i]
+            if part.liveCount >= configuration.recentSegmentDocuments,
+                Double(part.deletedCount) > Double(part.segment.count) * configuration.maxDeletedFraction
+            {
+                return [i]
+            }
+        }
+        var byLevel: [Int: [Int]] = [:]
+        for i in candidates { byLevel[level(snapshot.parts[i].liveCount), default: []].append(i) }
+        guard let (_, members) = byLevel.filter({ $0.key > 0 && $0.value.count >= configuration.mergeFanIn }).min(by: { $0.key < $1.key }),
+            members.reduce(0, { $0 + snapshot.parts[$1].liveCount }) <= SegmentText.maxDocuments
+        else { return nil }
+        return members
+    }
+
+    /// Starts the merge thread (the caller claimed it under the writer lock).
+    func startMergeThread() {
+        mergesRunning.enter()
+        let thread = Thread { [self] in
+            _ = pthread_setspecific(Self.mergeThreadKey, UnsafeRawPointer(bitPattern: 1))
+            Thread.current.name = Self.mergeThreadName  // for gdb and top (Foundation may not pass it on)
+            while mergeOnce() {}
+            HeapTrim.release()  // the merged segments' inputs
+            mergesRunning.leave()
+        }
+        thread.start()
+    }
+
+    /// The name of the thread merges run on (Linux keeps 15 bytes of a thread's name).
+    static let mergeThreadName = "index-merge"
+
+    /// Set on a merge's thread: see ``isMergeThread``.
+    private static let mergeThreadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
+        return key
+    }()
+
+    /// Whether the caller runs on a merge's own thread (tests check merges are off the pool).
+    static var isMergeThread: Bool { pthread_getspecific(mergeThreadKey) != nil }
+
+    /// Blocks until no merge runs (tests, benchmarks, and a save that wants the merged state).
+    public func waitForMerges() {
+        mergesRunning.wait()
+    }
+
+    /// Runs the next merge the plan gives; false (and the thread released) when there is none.
+    private func mergeOnce() -> Bool {
+        let taken = writer.withLock { state -> [CollectionSnapshot.Part]? in
+            let snapshot = snapshot
+            guard let members = mergePlan(snapshot, excluding: []) else {
+                state.mergeThreadRuns = false
+                return nil
+            }
+            let parts = members.map { snapshot.parts[$0] }
+            state.merging = Set(parts.map(\.segment.serial))
+            return parts
+        }
+        guard let taken else { return false }
+        // Outside the lock: the parts as taken are immutable (their masks as of then).
+        let merged = CollectionSegment(taken.flatMap(liveDocuments), layout: layout)
+        mergeBuilt?()
+        writer.withLock { state in
+            var next = snapshot
+            var deleted = DocumentSet(capacity: merged.count)
+            var deletedCount = 0
+            for old in taken {
+                guard let now = next.parts.first(where: { $0.segment.serial == old.segment.serial }) else {
+                    preconditionFailure("a segment being merged left the snapshot")
+                }
+                // Replaced or deleted since the merge took the part: masked in the merged one too.
+                var since = now.deleted
+                since.subtract(old.deleted)
+                since.forEach { d in
+                    guard let m = merged.number(of: old.segment.ids[Int(d)]), !deleted.contains(m) else { return }
+                    deleted.insert(m)
+                    deletedCount += 1
+                }
+            }
+            next.parts.removeAll { state.merging.contains($0.segment.serial) }
+            next.parts.append(CollectionSnapshot.Part(merged, deleted: deleted, deletedCount: deletedCount))
+            next.revision += 1
+            state.merging = []
+            let swapped = next
+            current.withLock { $0 = swapped }
+        }
+        return true
+    }
+}
