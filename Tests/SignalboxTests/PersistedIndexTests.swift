@@ -225,7 +225,7 @@ struct PersistedIndexTests {
     @Test func aStartLoadsAndBuildsItsIndexesOffThePool() async throws {
         let first = try await start()
         try #require(try await Self.send(first, .put, "/collections/shop", Self.schema).status == .created)
-        var random = Seeded(state: 9)
+        var random = Self.products(seed: 9)
         try await Self.write(first, rounds: 10, schemaChanges: false, &random)
         #expect(first.indexesBuiltOnStartThread)
         await first.shutdown()
