@@ -114,8 +114,10 @@ import Testing
                     index = restored
                 }
             }
-            // Only the manifest's segments stay on disk.
+            // Only the manifest's segments stay on disk: saved again after the last round's write,
+            // whose merge may have replaced segments the save before wrote.
             index.waitForMerges()
+            _ = try index.save(to: directory, epoch: "epoch-\(seed)")
             let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".segment") }
             #expect(files.count == index.segmentCount)
         }
