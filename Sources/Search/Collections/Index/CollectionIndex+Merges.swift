@@ -55,6 +55,13 @@ extension CollectionIndex {
         return members
     }
 
+    /// Starts the merges the segments call for now, if any: after a restore (a save may hold
+    /// segments whose merge had not been swapped in yet; a write would start it too, late).
+    func scheduleMerges() {
+        let start = writer.withLock { state in state.claimMergeThread(needed: mergePlan(snapshot, excluding: state.merging) != nil) }
+        if start { startMergeThread() }
+    }
+
     /// Starts the merge thread (the caller claimed it under the writer lock).
     func startMergeThread() {
         mergesRunning.enter()
