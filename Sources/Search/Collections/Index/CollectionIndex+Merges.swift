@@ -1,4 +1,3 @@
-import Base
 import Foundation
 
 #if canImport(Glibc)
@@ -68,8 +67,10 @@ extension CollectionIndex {
         let thread = Thread { [self] in
             _ = pthread_setspecific(Self.mergeThreadKey, UnsafeRawPointer(bitPattern: 1))
             Thread.current.name = Self.mergeThreadName  // for gdb and top (Foundation may not pass it on)
+            // The heap is not trimmed here: `malloc_trim` holds each arena's lock while it walks it,
+            // and during an import merges end every few batches (the service trims once writes
+            // pause: `PersistedIndexes.saveQuiet`).
             while mergeOnce() {}
-            HeapTrim.release()  // the merged segments' inputs
             mergesRunning.leave()
         }
         thread.start()
