@@ -15,6 +15,7 @@ valgrind 3.19 cannot read Swift 6's DWARF 5: the binary is measured as an --stri
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -95,3 +96,4 @@ finally:
     other.stop(timeout=15)
     measured.stop(timeout=60)
     pg.stop()
+    shutil.rmtree(work, ignore_errors=True)

@@ -62,7 +62,9 @@ struct DocumentInput: Decodable {
         do {
             // The plain reader where it answers (JSONDecoder cost 78,000 instructions a city); JSONDecoder
             // otherwise, which decides, with its errors, what the plain reader leaves to it.
-            input = try DocumentJSON.read(request.body).map(DocumentInput.init) ?? JSONDecoder().decode(DocumentInput.self, from: Data(request.body))
+            input =
+                try DocumentJSON.read(request.body).map(DocumentInput.init)
+                ?? JSONDecoder().decode(DocumentInput.self, from: Data(request.body))
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             throw HTTPError(.badRequest, detail: "The body is not valid JSON.")
         } catch let error as DecodingError {

@@ -88,7 +88,8 @@ import Testing
         #expect(gate.onMergeThread.withLock { $0 } == [true])
     }
 
-    /// A save taken while a merge builds holds the segments before it; the next save the merged one.
+    /// A save taken while a merge builds holds the segments before it; the next save the merged
+    /// one; an index restored from the first merges them again by itself.
     @Test func aSaveDuringAMergeRestoresAlike() async throws {
         var configuration = CollectionIndex.Configuration()
         configuration.recentSegmentDocuments = 4
@@ -102,17 +103,23 @@ import Testing
             index.apply((0..<8).map { .upsert(F.product("\($0)", title: "Widget \($0)")) }, through: 8)
             index.apply((8..<16).map { .upsert(F.product("\($0)", title: "Widget \($0)")) }, through: 16)
             gate.reached.wait()
-            index.apply([.delete(id: "3")], through: 17)
+            index.apply([.upsert(F.product("100", title: "Widget 100"))], through: 17)
             let saved = try? index.save(to: directory, epoch: "e")
             saves.withLock { $0.append(saved?.segmentsWritten ?? -1) }
             gate.proceed.signal()
             index.waitForMerges()
         }
-        #expect(saves.withLock { $0 } == [2])
+        #expect(saves.withLock { $0 } == [3])
+        // Restored from the save made before the swap: the merge runs again, on its own.
+        let (unmerged, _) = try CollectionIndex.restore(from: directory, configuration: configuration)
+        unmerged.waitForMerges()
+        #expect(unmerged.segmentCount == 2)
+        #expect(unmerged.count == 17)
+        #expect(index.segmentCount == 2)
         #expect(try index.save(to: directory, epoch: "e").segmentsWritten == 1)
         let (restored, _) = try CollectionIndex.restore(from: directory)
-        #expect(restored.count == 15)
-        #expect(restored.document(id: "3") == nil)
-        #expect(restored.search(CollectionQuery(text: "widget", limit: 100)).total == 15)
+        #expect(restored.count == 17)
+        #expect(restored.document(id: "100") != nil)
+        #expect(restored.search(CollectionQuery(text: "widget", limit: 100)).total == 17)
     }
 }

@@ -1,4 +1,3 @@
-import Base
 import Foundation
 
 #if canImport(Glibc)
@@ -55,14 +54,23 @@ extension CollectionIndex {
         return members
     }
 
+    /// Starts the merges the segments call for now, if any: after a restore (a save may hold
+    /// segments whose merge had not been swapped in yet; a write would start it too, late).
+    func scheduleMerges() {
+        let start = writer.withLock { state in state.claimMergeThread(needed: mergePlan(snapshot, excluding: state.merging) != nil) }
+        if start { startMergeThread() }
+    }
+
     /// Starts the merge thread (the caller claimed it under the writer lock).
     func startMergeThread() {
         mergesRunning.enter()
         let thread = Thread { [self] in
             _ = pthread_setspecific(Self.mergeThreadKey, UnsafeRawPointer(bitPattern: 1))
             Thread.current.name = Self.mergeThreadName  // for gdb and top (Foundation may not pass it on)
+            // The heap is not trimmed here: `malloc_trim` holds each arena's lock while it walks it,
+            // and during an import merges end every few batches (the service trims once writes
+            // pause: `PersistedIndexes.saveQuiet`).
             while mergeOnce() {}
-            HeapTrim.release()  // the merged segments' inputs
             mergesRunning.leave()
         }
         thread.start()

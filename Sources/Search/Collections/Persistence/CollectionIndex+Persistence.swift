@@ -127,7 +127,9 @@ extension CollectionIndex {
             parts.append(CollectionSnapshot.Part(segment, deleted: entry.deleted, deletedCount: entry.deletedCount))
         }
         let snapshot = CollectionSnapshot(parts: parts, version: 0, sequence: sequence)
-        return (CollectionIndex(schema: schema, layout: layout, restoring: snapshot, configuration: configuration), epoch)
+        let index = CollectionIndex(schema: schema, layout: layout, restoring: snapshot, configuration: configuration)
+        index.scheduleMerges()
+        return (index, epoch)
     }
 
     /// Makes the manifest's rename durable.
