@@ -100,6 +100,36 @@ struct ImportSessionTests {
         }
     }
 
+    /// A batch whose index write fails (a timeout) fails the import, but the batch stored
+    /// meanwhile is applied all the same: a stored change never offered would stop this
+    /// replica's applier at its number.
+    @Test func aBatchStoredAfterAFailedApplyIsStillApplied() async throws {
+        struct TimedOut: Error {}
+        let trace = Trace()
+        let session = ImportSession(
+            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2, exists: { _ in false },
+            store: { documents in
+                let first = await trace.number(documents.count)
+                await trace.record("store \(first)")
+                return documents.enumerated().map { offset, document in
+                    ChangeApplier.Change(
+                        sequence: first + Int64(offset), collection: "shop", id: document.id, record: document, body: Data(document.body))
+                }
+            },
+            apply: { changes in
+                await trace.record("apply \(changes[0].sequence)")
+                if changes[0].sequence == 1 {
+                    await trace.reach("store 3")
+                    throw TimedOut()
+                }
+            })
+        await #expect(throws: TimedOut.self) {
+            try await session.feed(Self.lines(4))
+            _ = try await session.finish()
+        }
+        await trace.reach("apply 3")
+    }
+
     /// A batch that fails to store fails the import; the batches after it are never stored.
     @Test func aFailedStoreFailsTheImport() async throws {
         struct Full: Error {}

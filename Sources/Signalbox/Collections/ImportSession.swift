@@ -192,9 +192,9 @@ actor ImportSession {
 }
 
 /// One batch on its way: stored once the batch before it is stored (the store numbers batches
-/// in the order of the import), applied once it is stored and the batch before it is applied
-/// (each batch one index write, in order). The store of a batch thus overlaps the index write
-/// of the one before.
+/// in the order of the import; not after a batch that failed to store), applied once it is
+/// stored and the batch before it is applied or failed (each batch one index write, in order).
+/// The store of a batch thus overlaps the index write of the one before.
 private struct BatchInFlight: Sendable {
     /// The batch's last sequence number, once it is durable and searchable.
     let applied: Task<Int64, any Error>
@@ -216,7 +216,9 @@ private struct BatchInFlight: Sendable {
         stored = Task { _ = try await changes.value }
         applied = Task {
             let stored = try await changes.value
-            _ = try await previousApplied?.value
+            // Applied whatever became of the batch before (its apply may have timed out): a batch
+            // that is stored is always offered, or this replica would wait for its numbers forever.
+            _ = try? await previousApplied?.value
             try await apply(stored)
             return stored.last?.sequence ?? 0
         }
