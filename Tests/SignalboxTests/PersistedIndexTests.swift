@@ -232,7 +232,7 @@ struct PersistedIndexTests {
         let second = try await start()
         #expect(second.collectionIndexesLoaded == 1)
         #expect(second.indexesBuiltOnStartThread)
-        #expect(second.persistedIndexes?.loadedOnStartThread == true)
+        #expect(second.indexesLoadedOnStartThread)
         await second.shutdown()
     }
 

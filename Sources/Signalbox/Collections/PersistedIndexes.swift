@@ -124,14 +124,9 @@ final class PersistedIndexes: Sendable {
     /// What the built-in cities' saved index is marked with, in a store of `epoch`.
     func citiesEpoch(_ epoch: String) -> String { epoch + "/" + baseDigest }
 
-    /// Whether the last ``loadAll()`` ran on a start's own thread (`StartIndexes`; tests check).
-    var loadedOnStartThread: Bool { lastLoadOnStartThread.withLock { $0 } }
-    private let lastLoadOnStartThread = Locked(false)
-
     /// Every collection's saved index that loads; those that do not are logged (and rebuilt by the
-    /// caller). Its segments are read by a `concurrentPerform`: call it off the pool (`StartIndexes`).
+    /// caller). Its segments are read by a `concurrentPerform`: call it off the pool (a thread of its own).
     func loadAll() -> [String: Loaded] {
-        lastLoadOnStartThread.withLock { $0 = StartIndexes.isStartThread }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
             CollectionSchema.isValidCollectionName($0)
         }

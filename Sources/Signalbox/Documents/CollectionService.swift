@@ -216,7 +216,8 @@ final class CollectionService: Sendable {
                 // own size (not whatever waited: the index's merges depend on its writes' sizes, see
                 // `import.batchSize`), and the index trails the store by at most one batch. Answered
                 // once searchable, as a PUT is.
-                applier.offer(changes)
+                // The store step above made them: the applier's own changes.
+                applier.offer(changes.map { $0 as! ChangeApplier.Change })
                 try await applier.applied(atLeast: last, within: Self.batchApplyWait).value
             })
     }

@@ -463,3 +463,6 @@ extension ChangeApplier: IndexMarking {
         }
     }
 }
+
+/// An import hands its stored batches to the applier as these (`ImportSession`).
+extension ChangeApplier.Change: SequencedChange {}

@@ -45,6 +45,8 @@ public final class SignalboxService: Sendable {
     let citiesIndexLoaded: Bool
     /// Whether the start's indexes were built on a thread of its own (`StartIndexes`), not the pool.
     let indexesBuiltOnStartThread: Bool
+    /// Whether the saved indexes were loaded on a start's own thread too.
+    let indexesLoadedOnStartThread: Bool
     private let catalog: CollectionCatalog
     private let epoch: String
     /// The periodic save of the persisted indexes (`index.saveInterval`).
@@ -77,13 +79,14 @@ public final class SignalboxService: Sendable {
         // The collections' persisted indexes first: the store then reads only what was written since.
         let persisted = indexDirectory.flatMap { PersistedIndexes(directory: $0, baseDigest: base.digest, logger: logger) }
         // Loading and building the indexes run on threads of their own, off the pool (`StartIndexes`).
-        let loaded = try await StartIndexes.onOwnThread { persisted?.loadAll() ?? [:] }
+        let (loaded, loadedOnStartThread) = try await StartIndexes.onOwnThread { (persisted?.loadAll() ?? [:], StartIndexes.isStartThread) }
         let snapshot = try await store.snapshot(
             reusing: loaded.mapValues(\.coverage))
         let maxLiveQueries = settings.collectionLimits.maxLiveQueries
-        let built = try await StartIndexes.onOwnThread { [documents = base.documents] in
+        var built = try await StartIndexes.onOwnThread { [documents = base.documents] in
             try StartIndexes.build(base: documents, snapshot: snapshot, persisted: persisted, loaded: loaded, maxLiveQueries: maxLiveQueries)
         }
+        built.loadedOnStartThread = loadedOnStartThread
         try self.init(settings: settings, logger: logger, store: store, snapshot: snapshot, persisted: persisted, loaded: loaded, built: built)
         logger.info(
             "data loaded",
@@ -116,6 +119,7 @@ public final class SignalboxService: Sendable {
         self.store = store
         let maxLiveQueries = settings.collectionLimits.maxLiveQueries
         indexesBuiltOnStartThread = built.builtOnStartThread
+        indexesLoadedOnStartThread = built.loadedOnStartThread
         let (searchIndex, citiesIndex, stored) = (built.search, built.cities, (collections: built.collections, rebuilt: built.rebuilt))
         index = searchIndex
         let catalog = CollectionCatalog()

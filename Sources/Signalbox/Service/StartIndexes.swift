@@ -26,6 +26,8 @@ struct StartIndexes: Sendable {
     let rebuilt: [String]
     /// Whether they were made on a start's own thread (tests check a start keeps off the pool).
     let builtOnStartThread: Bool
+    /// Whether the saved indexes they took were loaded on a start's own thread (set by the start).
+    var loadedOnStartThread = false
 
     /// Builds or loads the three; `base`: the base data set's cities.
     static func build(
