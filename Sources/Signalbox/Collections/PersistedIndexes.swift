@@ -74,7 +74,7 @@ final class PersistedIndexes: Sendable {
             return nil
         }
         let descriptor = open(directory + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard descriptor >= 0, Self.lock(descriptor) else {
             if descriptor >= 0 { close(descriptor) }
             logger.warning(
                 "persisted indexes off: their directory is in use by another process (give each its own index.directory)",
@@ -89,6 +89,21 @@ final class PersistedIndexes: Sendable {
 
     deinit {
         release()
+    }
+
+    /// How long a start waits for another holder of the directory's lock to let go: a process
+    /// being replaced on the same volume, or a child forked by this one between its fork and its
+    /// exec (the lock's descriptor is closed on exec). Seen in tests that restart a service in
+    /// one process while others spawn children. Call off the pool.
+    static let lockWait = Duration.seconds(2)
+
+    private static func lock(_ descriptor: Int32) -> Bool {
+        let deadline = ContinuousClock.now + lockWait
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK, ContinuousClock.now < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
     }
 
     /// Lets another process (or a restarted service) take the directory; nothing is saved after.

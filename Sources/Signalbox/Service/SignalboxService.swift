@@ -77,9 +77,12 @@ public final class SignalboxService: Sendable {
             store = try SQLiteStore(path: settings.storePath, history: settings.eventHistory)
         }
         // The collections' persisted indexes first: the store then reads only what was written since.
-        let persisted = indexDirectory.flatMap { PersistedIndexes(directory: $0, baseDigest: base.digest, logger: logger) }
-        // Loading and building the indexes run on threads of their own, off the pool (`StartIndexes`).
-        let (loaded, loadedOnStartThread) = try await StartIndexes.onOwnThread { (persisted?.loadAll() ?? [:], StartIndexes.isStartThread) }
+        // Taking their directory (which may wait for its lock) and loading them, like building
+        // them, run on threads of their own, off the pool (`StartIndexes`).
+        let (persisted, loaded, loadedOnStartThread) = try await StartIndexes.onOwnThread { [digest = base.digest] in
+            let persisted = indexDirectory.flatMap { PersistedIndexes(directory: $0, baseDigest: digest, logger: logger) }
+            return (persisted, persisted?.loadAll() ?? [:], StartIndexes.isStartThread)
+        }
         let snapshot = try await store.snapshot(
             reusing: loaded.mapValues(\.coverage))
         let maxLiveQueries = settings.collectionLimits.maxLiveQueries
