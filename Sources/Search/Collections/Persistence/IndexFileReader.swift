@@ -85,10 +85,16 @@ final class IndexFileReader {
         let stride = MemoryLayout<Element>.stride
         let count = try count(atMost: (end - offset) / stride)
         let length = count * stride
-        let array = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if length > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base + offset, byteCount: length) }
-            initialized = count
-        }
+        // No array of capacity 0 through `unsafeUninitializedCapacity`: it is the runtime's shared
+        // empty storage, whose count the initializer writes (0 over 0), and ThreadSanitizer
+        // reports two loads on the cores at once as a race on `_swiftEmptyArrayStorage`.
+        let array =
+            count == 0
+            ? []
+            : [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base + offset, byteCount: length)
+                initialized = count
+            }
         offset += length
         offset += (IndexFileWriter.alignment - offset % IndexFileWriter.alignment) % IndexFileWriter.alignment
         guard offset <= end else { throw IndexFileError(.truncated, path: path, "padding past the end") }
