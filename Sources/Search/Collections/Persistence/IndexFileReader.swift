@@ -81,17 +81,23 @@ final class IndexFileReader {
         let stride = MemoryLayout<Element>.stride
         let count = try count(atMost: (end - offset) / stride)
         let length = count * stride
+        // An empty array is `[]`, not one of capacity 0 through `unsafeUninitializedCapacity`: that
+        // is the runtime's shared empty storage, whose count the initializer writes (0 over 0), and
+        // ThreadSanitizer reports two loads on the cores at once as a race on `_swiftEmptyArrayStorage`.
         var failure: IndexFileError?
         let start = offset
-        let array = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-            do throws(IndexFileError) {
-                try file.read(into: UnsafeMutableRawBufferPointer(start: buffer.baseAddress, count: length), at: start)
-                initialized = count
-            } catch {
-                failure = error
-                initialized = 0
+        let array =
+            count == 0
+            ? []
+            : [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+                do throws(IndexFileError) {
+                    try file.read(into: UnsafeMutableRawBufferPointer(start: buffer.baseAddress, count: length), at: start)
+                    initialized = count
+                } catch {
+                    failure = error
+                    initialized = 0
+                }
             }
-        }
         if let failure { throw failure }
         offset += length
         offset += (IndexFileWriter.alignment - offset % IndexFileWriter.alignment) % IndexFileWriter.alignment
