@@ -453,13 +453,20 @@ class Server:
         return int(self.metric("http_open_connections") or 0), self.fd_count()
 
     def baseline(self):
-        """The connection counts at rest: the least of a few readings (a client that just closed
-        may not have been noticed yet)."""
+        """The connection counts at rest: the least of the last readings once the descriptor count
+        has held for a second (at most 10 s): after a start the server saves its indexes and keeps
+        the saved segment files open for reading; a client that just closed may not have been
+        noticed yet, hence the least."""
         readings = []
-        for _ in range(6):
+        deadline = time.monotonic() + 10
+        while True:
             readings.append(self.connections())
+            recent = readings[-10:]
+            if len(recent) == 10 and len({f for _, f in recent}) == 1 or time.monotonic() > deadline:
+                break
             time.sleep(0.1)
-        return min(c for c, _ in readings), min(f for _, f in readings)
+        recent = readings[-6:]
+        return min(c for c, _ in recent), min(f for _, f in recent)
 
     def wait_for_connections(self, baseline, timeout):
         """Waits until both counts are back at `baseline`; returns (seconds, counts), seconds None when
