@@ -35,7 +35,8 @@ With `--pin SERVER:CLIENT` (CPU lists, e.g. `0:1`) both servers run under
 server's CPU, whichever server it is.
 
 It prints, per client count, p50/p99 of those delays over all rounds for
-both servers and the ratio, the slowest client per event, and, of the
+both servers and the ratio, the slowest and the first client per event and when the publish was answered
+(medians over events), and, of the
 Signalbox process and of the nginx worker, resident memory per client (VmRSS
 with N clients minus VmRSS before) and CPU time per delivery (user + system
 during the measured events).
@@ -276,13 +277,14 @@ async def run_once(server, clients_wanted, events, gap):
         # the events are timed (a full collection over 10,000 tasks' objects took tens of ms).
         gc.collect()
         gc.disable()
-        sent = {}
+        sent, answered = {}, {}
         cpu_start = None
         for n in range(events + 1):
             if n == 1:
                 cpu_start = cpu_seconds(pid)  # event 0 warms up and is not measured
             start = time.monotonic()
             response = await http(port, server.publish_request(n))
+            answered[n] = time.monotonic()
             assert response[9:10] == b"2", response[:200]
             sent[n] = start
             await asyncio.sleep(gap)
@@ -297,14 +299,17 @@ async def run_once(server, clients_wanted, events, gap):
             if client.writer is not None:
                 client.writer.close()
 
-        delays, slowest = [], []
+        delays, slowest, firsts, acks = [], [], [], []
         for n in range(1, events + 1):
             times = [client.received[n] - sent[n] for client in clients if n in client.received]
             delays.extend(times)
+            acks.append(answered[n] - sent[n])
             if times:
                 slowest.append(max(times))
+                firsts.append(min(times))
         missing = sum(1 for client in clients for n in range(1, events + 1) if n not in client.received)
         return {"cpu_us_per_delivery": cpu_used * 1e6 / max(1, len(delays)), "delays": delays, "slowest": slowest, "missing": missing,
+                "firsts": firsts, "acks": acks,
                 "kib_per_client": (rss_after - rss_before) / clients_wanted}
     finally:
         server.stop()
@@ -366,6 +371,8 @@ async def main(args):
                 print(f"{size:>6} clients, round {round_index + 1}, {server.name:>9}: "
                       f"p50 {pct(result['delays'], 0.5):6.1f} ms, p99 {pct(result['delays'], 0.99):6.1f} ms, "
                       f"slowest client median {statistics.median(result['slowest']) * 1000:6.1f} ms, "
+                      f"first client median {statistics.median(result['firsts']) * 1000:6.1f} ms, "
+                      f"publish answered median {statistics.median(result['acks']) * 1000:6.1f} ms, "
                       f"{result['kib_per_client']:5.2f} KiB/client, server CPU {result['cpu_us_per_delivery']:5.1f} us/delivery, "
                       f"missing {result['missing']}, "
                       f"load {before}", flush=True)
