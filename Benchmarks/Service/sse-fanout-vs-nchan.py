@@ -23,7 +23,10 @@ raw `text/event-stream` connections, then publishes E events, each from a new
 connection (Signalbox: `PUT /documents/fanout-<n>`; nchan: `POST /pub` with
 the same JSON body), waiting `--gap` seconds between them. For every
 (client, event) it records the time from sending the publish request to
-reading the event. One unmeasured event goes first (it warms both servers),
+reading the event, and (the kernel's receive timestamp, SO_TIMESTAMPNS) to the event's arrival at
+the client's socket: the first is what a client sees, the second the servers' part alone, since a
+single client process that reads thousands of sockets falls behind the servers (at 5,000 clients
+it was still reading one event when the next came). One unmeasured event goes first (it warms both servers),
 and one unmeasured run of each server goes first at each client count (it
 warms the client: its first run at a size spent about 1.7x the CPU per read,
 which counted against whichever server went first). The client collects no garbage while
@@ -52,6 +55,7 @@ import shutil
 import signal
 import socket
 import statistics
+import struct
 import subprocess
 import tempfile
 import time
@@ -112,34 +116,85 @@ async def http(port, request):
     return data
 
 
+# Linux's SO_TIMESTAMPNS (= SCM_TIMESTAMPNS; Python does not name it): the kernel stamps each
+# received segment with the time it reached the socket (CLOCK_REALTIME, a 64-bit timespec).
+SO_TIMESTAMPNS = 35
+
+
 class Client:
-    """One event-stream connection; records when each numbered event arrived."""
+    """One event-stream connection; records when each numbered event arrived at its socket (the
+    kernel's receive time) and when this process read it.
+
+    A raw non-blocking socket read in a reader callback, not an asyncio stream: the callback takes
+    the kernel's timestamp with the bytes (`recvmsg`), and it costs the client less per read than a
+    stream and a task, so the client falls behind the servers later."""
 
     def __init__(self):
-        self.received = {}  # event number -> monotonic time
-        self.writer = None
+        self.received = {}  # event number -> monotonic time this process read it
+        self.arrived = {}  # event number -> CLOCK_REALTIME the kernel received it
+        self.sock = None
 
     async def run(self, port, path, connected, wanted):
-        reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
-        writer = self.writer
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n".encode())
-        await writer.drain()
-        await reader.readuntil(b"\r\n\r\n")
-        connected()
-        buffer = b""
-        while len(self.received) < wanted:
-            chunk = await reader.read(65536)
-            if not chunk:
-                break
+        loop = asyncio.get_running_loop()
+        sock = self.sock = socket.socket()
+        sock.setblocking(False)
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        await loop.sock_connect(sock, ("127.0.0.1", port))
+        await loop.sock_sendall(sock, f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n".encode())
+        done = loop.create_future()
+        state = {"buffer": b"", "head": False}
+
+        def finish():
+            loop.remove_reader(sock)
+            if not done.done():
+                done.set_result(None)
+
+        def readable():
+            try:
+                data, ancillary, _, _ = sock.recvmsg(65536, 64)
+            except BlockingIOError:
+                return
+            except OSError:
+                finish()
+                return
             now = time.monotonic()
-            buffer += chunk
+            if not data:
+                finish()
+                return
+            arrived = None
+            for level, kind, value in ancillary:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(value) >= 16:
+                    seconds, nanoseconds = struct.unpack("qq", value[:16])
+                    arrived = seconds + nanoseconds / 1e9
+            buffer = state["buffer"] + data
+            if not state["head"]:
+                if b"\r\n\r\n" not in buffer:
+                    state["buffer"] = buffer
+                    return
+                buffer = buffer.split(b"\r\n\r\n", 1)[1]
+                state["head"] = True
+                connected()
             while b"\n\n" in buffer:
                 block, buffer = buffer.split(b"\n\n", 1)
                 match = EVENT_NUMBER.search(block)
                 if match:
-                    self.received.setdefault(int(match.group(1)), now)
+                    number = int(match.group(1))
+                    self.received.setdefault(number, now)
+                    if arrived is not None:
+                        self.arrived.setdefault(number, arrived)
+            state["buffer"] = buffer
+            if len(self.received) >= wanted:
+                finish()
+
+        loop.add_reader(sock, readable)
+        await done
         # Not closed here: closing while other clients still read the last event would
         # slow their reads and charge the last event with the client's teardown.
+
+    def close(self):
+        if self.sock is not None:
+            asyncio.get_running_loop().remove_reader(self.sock)
+            self.sock.close()
 
 
 class Signalbox:
@@ -277,16 +332,17 @@ async def run_once(server, clients_wanted, events, gap):
         # the events are timed (a full collection over 10,000 tasks' objects took tens of ms).
         gc.collect()
         gc.disable()
-        sent, answered = {}, {}
+        sent, sent_real, answered = {}, {}, {}
         cpu_start = None
         for n in range(events + 1):
             if n == 1:
                 cpu_start = cpu_seconds(pid)  # event 0 warms up and is not measured
-            start = time.monotonic()
+            start, start_real = time.monotonic(), time.time()
             response = await http(port, server.publish_request(n))
             answered[n] = time.monotonic()
             assert response[9:10] == b"2", response[:200]
             sent[n] = start
+            sent_real[n] = start_real
             await asyncio.sleep(gap)
         try:
             await asyncio.wait_for(asyncio.gather(*tasks), 60)
@@ -296,11 +352,11 @@ async def run_once(server, clients_wanted, events, gap):
         cpu_used = cpu_seconds(pid) - cpu_start
         gc.enable()
         for client in clients:
-            if client.writer is not None:
-                client.writer.close()
+            client.close()
 
-        delays, slowest, firsts, acks = [], [], [], []
+        delays, slowest, firsts, acks, arrivals = [], [], [], [], []
         for n in range(1, events + 1):
+            arrivals.extend(client.arrived[n] - sent_real[n] for client in clients if n in client.arrived)
             times = [client.received[n] - sent[n] for client in clients if n in client.received]
             delays.extend(times)
             acks.append(answered[n] - sent[n])
@@ -309,7 +365,7 @@ async def run_once(server, clients_wanted, events, gap):
                 firsts.append(min(times))
         missing = sum(1 for client in clients for n in range(1, events + 1) if n not in client.received)
         return {"cpu_us_per_delivery": cpu_used * 1e6 / max(1, len(delays)), "delays": delays, "slowest": slowest, "missing": missing,
-                "firsts": firsts, "acks": acks,
+                "firsts": firsts, "acks": acks, "arrivals": arrivals,
                 "kib_per_client": (rss_after - rss_before) / clients_wanted}
     finally:
         server.stop()
@@ -370,6 +426,7 @@ async def main(args):
                 results[server.name].append(result)
                 print(f"{size:>6} clients, round {round_index + 1}, {server.name:>9}: "
                       f"p50 {pct(result['delays'], 0.5):6.1f} ms, p99 {pct(result['delays'], 0.99):6.1f} ms, "
+                      f"arrival p50 {pct(result['arrivals'], 0.5):6.1f} ms, p99 {pct(result['arrivals'], 0.99):6.1f} ms, "
                       f"slowest client median {statistics.median(result['slowest']) * 1000:6.1f} ms, "
                       f"first client median {statistics.median(result['firsts']) * 1000:6.1f} ms, "
                       f"publish answered median {statistics.median(result['acks']) * 1000:6.1f} ms, "
@@ -379,8 +436,10 @@ async def main(args):
         row = {"clients": size}
         for name, runs in results.items():
             delays = [d for run in runs for d in run["delays"]]
+            arrivals = [d for run in runs for d in run["arrivals"]]
             row[name] = {
                 "p50": pct(delays, 0.5), "p99": pct(delays, 0.99),
+                "arrival p50": pct(arrivals, 0.5), "arrival p99": pct(arrivals, 0.99),
                 "round_p99": [pct(run["delays"], 0.99) for run in runs],
                 "kib": statistics.median(run["kib_per_client"] for run in runs),
                 "missing": sum(run["missing"] for run in runs),
@@ -401,6 +460,9 @@ async def main(args):
               f"{peer['p50']:>6.1f} ms {peer['p99']:>7.1f} {peer['kib']:>6.2f} | "
               f"{ours['p99'] / peer['p99']:>8.2f}x {ours['p50'] / peer['p50']:>8.2f}x"
               + (f"   missing: {ours['missing']} / {peer['missing']}" if ours["missing"] or peer["missing"] else ""))
+        print(f"{'':>7}   arrival at the client's socket (kernel timestamp): signalbox p50 {ours['arrival p50']:.1f} ms, "
+              f"p99 {ours['arrival p99']:.1f} ms; nchan p50 {peer['arrival p50']:.1f} ms, p99 {peer['arrival p99']:.1f} ms; "
+              f"p99 ratio {ratio(ours['arrival p99'], peer['arrival p99'])}, p50 ratio {ratio(ours['arrival p50'], peer['arrival p50'])}")
         print(f"{'':>7}   server CPU per delivery (median of rounds): signalbox {ours['cpu']:.1f} us, nchan {peer['cpu']:.1f} us "
               f"({ratio(ours['cpu'], peer['cpu'])})")
         kb = ours["kib"] * 1.024
@@ -413,6 +475,9 @@ async def main(args):
             print(f"{'':>7}   {baseline.name} ({baseline.binary}): p50 {base['p50']:.1f} ms, p99 {base['p99']:.1f} ms "
                   f"(per round {', '.join(f'{v:.1f}' for v in base['round_p99'])}), {base['cpu']:.1f} us CPU per delivery, "
                   f"{base['kib']:.2f} KiB/client; p99 against nchan {base['p99'] / peer['p99']:.2f}x")
+            print(f"{'':>7}   {baseline.name} arrival p50 {base['arrival p50']:.1f} ms, p99 {base['arrival p99']:.1f} ms "
+                  f"(against nchan {ratio(base['arrival p99'], peer['arrival p99'])}); signalbox / {baseline.name} arrival: "
+                  f"p99 {ratio(ours['arrival p99'], base['arrival p99'])}, p50 {ratio(ours['arrival p50'], base['arrival p50'])}")
             print(f"{'':>7}   signalbox / {baseline.name}: p99 {ours['p99'] / base['p99']:.2f}x, p50 {ours['p50'] / base['p50']:.2f}x, "
                   f"CPU per delivery {ratio(ours['cpu'], base['cpu'])}, memory per client {ratio(ours['kib'], base['kib'])}"
                   + (f"   missing: {base['missing']}" if base["missing"] else ""))
