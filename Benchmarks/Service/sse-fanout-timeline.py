@@ -1,23 +1,26 @@
 #!/usr/bin/env python3
 """Where one `/events` fan-out spends its time: the server's system calls, timed, per event.
 
-Usage: sse-fanout-timeline.py BINARY|nchan [--clients 1000] [--events 10] [--pin 0:1] [--gap 0.5]
+Usage: sse-fanout-timeline.py BINARY|nchan [--clients 1000] [--events 10] [--pin 0:1] [--gap 0.5] [--keep]
 
-Starts BINARY as `sse-fanout-vs-nchan.py` does (fresh store, defaults, pinned with `--pin`),
-connects N raw event-stream clients, publishes one unmeasured event, then records the
-server's `recvfrom`, `sendto`, `pwrite64` and `fsync`/`fdatasync` calls with `perf record`
-(syscall tracepoints, CLOCK_MONOTONIC, so the server's times and this client's share one
-clock) while it publishes E more. Nothing in the server is changed or switched on.
+Starts BINARY (or nginx + nchan) as `sse-fanout-vs-nchan.py` does (fresh store, defaults, pinned
+with `--pin`), connects N of its event-stream clients, publishes one unmeasured event, then
+records with `perf record` (CLOCK_MONOTONIC, the clock this client reads) while it publishes E
+more: the server's `recvfrom`/`read`, `sendto`/`writev`/`write`, `pwrite64` and
+`fsync`/`fdatasync` calls, and, with `--pin`, every context switch on the server's CPU (who ran
+there, the server or others). Nothing in the server is changed or switched on.
 
-For each event it prints, in ms from the moment the client sent the PUT:
-  put read      the server's recvfrom that returned the PUT
+For each event it prints, in ms from the moment the client sent the publish:
+  put read      the server's read that returned the publish request
   durable       the last fsync/fdatasync (or WAL pwrite64) before the first event write
-  first write   the first sendto of the event to a client
-  last write    the last one (every client's socket has it)
-  204 sent      the sendto of the PUT's answer
-  first read / last read   the first and the last client that read the event
-and the medians over events. Writes are told from the answer by their descriptor.
-Needs `perf` (root, or perf_event_paranoid that allows tracepoints).
+  1st write / last write   the first and the last write of the event to a client
+  204 sent      the write of the publish's answer (told from the events' by its descriptor)
+  1st read / last read     the first and the last client that read the event
+and, with `--pin`, for the publish (request read -> first event write) and the fan-out (first ->
+last event write): how long the server ran on its CPU, how long other processes ran there, how
+long it was idle, and how many times a server thread was switched in (a hand-off between the
+server's threads, or a return after preemption). Medians over the events close each table.
+Needs `perf` (root, or a perf_event_paranoid that allows tracepoints system-wide).
 """
 import argparse
 import asyncio
