@@ -26,7 +26,9 @@ the same JSON body), waiting `--gap` seconds between them. For every
 reading the event, and (the kernel's receive timestamp, SO_TIMESTAMPNS) to the event's arrival at
 the client's socket: the first is what a client sees, the second the servers' part alone, since a
 single client process that reads thousands of sockets falls behind the servers (at 5,000 clients
-it was still reading one event when the next came). One unmeasured event goes first (it warms both servers),
+it was still reading one event when the next came). A read that takes several events at once (a
+client more than a gap behind) stamps them all with the last one's arrival (TCP reports the last
+segment's time): late, never early. On loopback the arrival is stamped in the server's `send`. One unmeasured event goes first (it warms both servers),
 and one unmeasured run of each server goes first at each client count (it
 warms the client: its first run at a size spent about 1.7x the CPU per read,
 which counted against whichever server went first). The client collects no garbage while
