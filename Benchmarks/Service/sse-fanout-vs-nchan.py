@@ -40,7 +40,8 @@ With `--pin SERVER:CLIENT` (CPU lists, e.g. `0:1`) both servers run under
 server's CPU, whichever server it is.
 
 It prints, per client count, p50/p99 of those delays over all rounds for
-both servers and the ratio, the slowest and the first client per event and when the publish was answered
+both servers and the ratio, the machine's stall shares while events were timed (Linux PSI:
+some task waiting for a CPU, for I/O, all of them for I/O), the slowest and the first client per event and when the publish was answered
 (medians over events), and, of the
 Signalbox process and of the nginx worker, resident memory per client (VmRSS
 with N clients minus VmRSS before) and CPU time per delivery (user + system
@@ -339,6 +340,7 @@ async def run_once(server, clients_wanted, events, gap):
         for n in range(events + 1):
             if n == 1:
                 cpu_start = cpu_seconds(pid)  # event 0 warms up and is not measured
+                pressure_start, wall_start = pressure_totals(), time.monotonic()
             start, start_real = time.monotonic(), time.time()
             response = await http(port, server.publish_request(n))
             answered[n] = time.monotonic()
@@ -352,6 +354,10 @@ async def run_once(server, clients_wanted, events, gap):
             for task in tasks:
                 task.cancel()
         cpu_used = cpu_seconds(pid) - cpu_start
+        # Share of the measured time some task (anyone's) waited for a CPU or for I/O: a round that
+        # stalled on the machine shows here, whichever server it was.
+        wall = time.monotonic() - wall_start
+        pressure = {kind: (total - pressure_start.get(kind, total)) / 1e6 / wall for kind, total in pressure_totals().items()}
         gc.enable()
         for client in clients:
             client.close()
@@ -367,7 +373,7 @@ async def run_once(server, clients_wanted, events, gap):
                 firsts.append(min(times))
         missing = sum(1 for client in clients for n in range(1, events + 1) if n not in client.received)
         return {"cpu_us_per_delivery": cpu_used * 1e6 / max(1, len(delays)), "delays": delays, "slowest": slowest, "missing": missing,
-                "firsts": firsts, "acks": acks, "arrivals": arrivals,
+                "firsts": firsts, "acks": acks, "arrivals": arrivals, "pressure": pressure,
                 "kib_per_client": (rss_after - rss_before) / clients_wanted}
     finally:
         server.stop()
@@ -382,6 +388,21 @@ def pct(values, p):
 def ratio(ours, theirs):
     """`ours / theirs` as `1.23x`; n/a when theirs is 0 (CPU time in clock ticks: a short run may count none)."""
     return f"{ours / theirs:.2f}x" if theirs else "n/a"
+
+
+def pressure_totals():
+    """The machine's pressure stall totals (µs; Linux PSI): how long some task waited for a CPU, and
+    some or all waited for I/O. Absent (zeros) where the kernel does not provide them."""
+    totals = {}
+    for resource_name in ("cpu", "io"):
+        try:
+            with open(f"/proc/pressure/{resource_name}") as f:
+                for line in f:
+                    kind, _, rest = line.partition(" ")
+                    totals[f"{resource_name} {kind}"] = int(rest.rsplit("total=", 1)[1])
+        except (OSError, ValueError, IndexError):
+            pass
+    return totals
 
 
 def loadavg():
@@ -435,6 +456,8 @@ async def main(args):
                       f"publish answered median {statistics.median(result['acks']) * 1000:6.1f} ms, "
                       f"{result['kib_per_client']:5.2f} KiB/client, server CPU {result['cpu_us_per_delivery']:5.1f} us/delivery, "
                       f"missing {result['missing']}, "
+                      f"stalled (PSI) cpu {result['pressure'].get('cpu some', 0):.0%} io {result['pressure'].get('io some', 0):.0%}"
+                      f"/{result['pressure'].get('io full', 0):.0%} full, "
                       f"load {before}", flush=True)
         row = {"clients": size}
         for name, runs in results.items():
