@@ -19,7 +19,10 @@ For each event it prints, in ms from the moment the client sent the publish:
 and, with `--pin`, for the publish (request read -> first event write) and the fan-out (first ->
 last event write): how long the server ran on its CPU, how long other processes ran there, how
 long it was idle, and how many times a server thread was switched in (a hand-off between the
-server's threads, or a return after preemption). Medians over the events close each table.
+server's threads, or a return after preemption); and, of each thread that wrote the event,
+between its own first and last write, how long it waited for the CPU and how long it slept (a
+lock or a futex: one loop writes a worker's clients, so it should never sleep). Medians over the
+events close each table.
 Needs `perf` (root, or a perf_event_paranoid that allows tracepoints system-wide).
 """
 import argparse
@@ -61,7 +64,8 @@ def parse(script_output, pid):
         if match["group"] == "sched":
             fields = dict(re.findall(r"(\w+)=(\S+)", match["args"]))
             rows.append((float(match["time"]), int(match["tid"]), match["event"],
-                         {"prev": int(fields["prev_pid"]), "next": int(fields["next_pid"]), "next_comm": fields["next_comm"]}))
+                         {"prev": int(fields["prev_pid"]), "next": int(fields["next_pid"]), "next_comm": fields["next_comm"],
+                          "prev_state": fields.get("prev_state", "")}))
             continue
         if int(match["pid"]) != pid:
             continue
@@ -73,6 +77,30 @@ def parse(script_output, pid):
             args = {key: int(value, 16) for key, value in re.findall(r"(\w+): (0x[0-9a-f]+)", match["args"])}
         rows.append((float(match["time"]), int(match["tid"]), match["event"], args))
     return rows
+
+
+def off_cpu_ms(rows, writers):
+    """Of each thread that wrote the event, between its own first and last write of it: how long
+    it waited for the CPU (preempted, runnable) and how long it slept (not runnable: a lock, a
+    futex, I/O), in ms, summed over the threads. One loop writes a worker's clients, so a
+    sleep inside it is a wait for something held elsewhere."""
+    preempted = asleep = 0.0
+    for tid, (first, last) in writers.items():
+        out_since, out_state = None, None
+        for when, _, event, args in rows:
+            if event != "sched_switch" or when <= first:
+                continue
+            if when >= last:
+                break
+            if args["prev"] == tid:
+                out_since, out_state = when, args["prev_state"][:1]
+            elif args["next"] == tid and out_since is not None:
+                if out_state == "R":
+                    preempted += when - out_since
+                else:
+                    asleep += when - out_since
+                out_since = None
+    return preempted * 1000, asleep * 1000
 
 
 def cpu_share(rows, start, end, server_tids):
@@ -127,6 +155,8 @@ def timeline(rows, sent, request_lengths, log_fds=()):
                 if not current["writes"]:
                     current["durable"] = durable
                 current["writes"].append(when)
+                span = current.setdefault("writers", {}).setdefault(tid, [when, when])
+                span[1] = when
     return steps
 
 
@@ -235,7 +265,8 @@ async def main(args):
         if args.pin:
             print()
             print(f"the server's CPU {fanout.PIN_PREFIX[-1]}, ms: the server ran / others ran / idle, and server switch-ins")
-            print(f"{'event':>5} | {'publish (PUT read -> 1st write)':>33} | {'fan-out (1st -> last write)':>33}")
+            print(f"{'event':>5} | {'publish (PUT read -> 1st write)':>33} | {'fan-out (1st -> last write)':>33} | the writing "
+                  "threads, each between its own first and last write: ms preempted, ms asleep (a lock: a fan-out waits for nothing)")
             shares = collections.defaultdict(list)
             for n, step in zip(range(1, args.events + 1), steps):
                 if not step["writes"]:
@@ -246,11 +277,16 @@ async def main(args):
                     for key, value in list(spent.items()) + [("switches", switches)]:
                         shares[(name, key)].append(value)
                     cells.append(f"{spent['server']:6.2f} {spent['others']:6.2f} {spent['idle']:6.2f} {switches:>4} sw")
+                    if name == "fan-out":
+                        preempted, asleep = off_cpu_ms(rows, step.get("writers", {}))
+                        shares[("fan-out", "asleep")].append(asleep)
+                        cells[-1] += f" | {preempted:7.2f} {asleep:6.2f}"
                 print(f"{n:>5} | {cells[0]:>33} | {cells[1]:>33}")
             print("median | " + " | ".join(
                 f"{statistics.median(shares[(name, 'server')]):6.2f} {statistics.median(shares[(name, 'others')]):6.2f} "
                 f"{statistics.median(shares[(name, 'idle')]):6.2f} {statistics.median(shares[(name, 'switches')]):>4} sw"
-                for name in ("publish", "fan-out")))
+                for name in ("publish", "fan-out"))
+                + f" | asleep: median {statistics.median(shares[('fan-out', 'asleep')]):.2f} ms, max {max(shares[('fan-out', 'asleep')]):.2f}")
     finally:
         if perf and perf.poll() is None:
             perf.send_signal(signal.SIGINT)
