@@ -115,7 +115,7 @@ final class CollectionService: Sendable {
             return WriteReceipt(sequence: applier.applied.value)
         }
         metrics.write()
-        await applier.apply(
+        try await applier.applyWrite(
             ChangeApplier.Change(sequence: sequence, collection: collection, id: id, body: body), waitingAtMost: applyWait)
         return WriteReceipt(sequence: sequence)
     }
@@ -230,7 +230,7 @@ final class CollectionService: Sendable {
     ) async throws -> WriteReceipt {
         let sequence = try await store.commit(write)
         metrics.write()
-        await applier.apply(
+        try await applier.applyWrite(
             ChangeApplier.Change(
                 sequence: sequence, collection: write.collection, kind: kind, id: id, record: record, body: write.body),
             waitingAtMost: applyWait)
