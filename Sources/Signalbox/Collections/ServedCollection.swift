@@ -39,13 +39,19 @@ final class ServedCollection: Sendable {
     /// Called by a rebuild outside every lock before each step of its replay (`swapped` false),
     /// then once the new index serves (true): tests hold a rebuild there.
     private let replayStep: (@Sendable (_ swapped: Bool) -> Void)?
+    /// Import batches indexed ahead of their write (``prepare(_:)``), by the sequence number of
+    /// their first change, until the write that applies them takes them.
+    private let preparedBatches = Locked<[Int64: PreparedBatch]>([:])
+    /// Called on the preparing queue before a batch is indexed there: tests hold an import's batch there.
+    private let preparingStep: (@Sendable () -> Void)?
 
     init(
         name: String, schema: CollectionSchema, index: CollectionIndex, isBuiltIn: Bool = false, maxLiveQueries: Int = 1_000,
-        replayStep: (@Sendable (_ swapped: Bool) -> Void)? = nil
+        replayStep: (@Sendable (_ swapped: Bool) -> Void)? = nil, preparingStep: (@Sendable () -> Void)? = nil
     ) {
         self.name = name
         self.replayStep = replayStep
+        self.preparingStep = preparingStep
         self.isBuiltIn = isBuiltIn
         let state = Locked(State(schema: schema, decoder: CollectionDocumentDecoder(schema: schema), index: index))
         self.state = state
@@ -111,8 +117,66 @@ final class ServedCollection: Sendable {
             let decoder = CollectionDocumentDecoder(schema: schema)
             return (try? decoder.decode(document.body)).map(CollectionChange.upsert) ?? .delete(id: document.id)
         }
-        let outcomes = index.apply(fitted, through: sequence)
+        let outcomes: [CollectionChangeOutcome]
+        // Taken in any case: a batch numbered up to `sequence` is applied by this write or never.
+        let prepared = takePrepared(for: fitted, through: sequence)
+        if schema == self.schema, let (offset, batch) = prepared {
+            // The batch's segments are built: its own write only masks and swaps; the writes around
+            // it in this run (those numbered just before or after it) are applied as usual.
+            let end = offset + batch.count
+            var all = offset > 0 ? index.apply(Array(fitted[..<offset])) : []
+            all += index.apply(Array(fitted[offset..<end]), through: end == fitted.count ? sequence : nil, prepared: batch)
+            if end < fitted.count { all += index.apply(Array(fitted[end...]), through: sequence) }
+            outcomes = all
+        } else {
+            outcomes = index.apply(fitted, through: sequence)
+        }
         lookups.refresh(after: outcomes, schema: schema)
+    }
+
+    // MARK: Import batches indexed ahead
+
+    /// Indexes `documents`, an import's batch about to be committed, on the serving index, off
+    /// the pool (on a queue of its own: the build takes long); nil for a batch below the index's
+    /// `recentSegmentDocuments` (its write folds it into its recent segment, a build of little cost).
+    func prepare(_ documents: [CollectionDocument]) async -> PreparedBatch? {
+        let index = self.index
+        guard documents.count >= index.configuration.recentSegmentDocuments else { return nil }
+        let step = preparingStep
+        return await withCheckedContinuation { (prepared: CheckedContinuation<PreparedBatch?, Never>) in
+            Self.preparing.async {
+                step?()
+                prepared.resume(returning: index.prepare(documents))
+            }
+        }
+    }
+
+    /// Where import batches are indexed ahead of their write, one at a time.
+    private static let preparing = DispatchQueue(label: "signalbox.import.prepare")
+
+    /// Hands `batch` to the write that applies its changes, numbered from `first` (once committed).
+    func expect(_ batch: PreparedBatch, from first: Int64) {
+        preparedBatches.withLock { $0[first] = batch }
+    }
+
+    /// The prepared batch among `changes` (the run ending at `sequence`, numbered one after the
+    /// other) and where it starts; nil when none, or when the changes are not its documents. Every
+    /// batch numbered up to `sequence` is taken: applied here or never.
+    private func takePrepared(for changes: [CollectionChange], through sequence: Int64?) -> (offset: Int, batch: PreparedBatch)? {
+        guard let sequence else { return nil }
+        let first = sequence - Int64(changes.count) + 1
+        let found = preparedBatches.withLock { batches -> (Int64, PreparedBatch)? in
+            var found: (Int64, PreparedBatch)?
+            for start in Array(batches.keys) where start <= sequence {
+                if start >= first, let batch = batches[start] { found = (start, batch) }
+                batches[start] = nil
+            }
+            return found
+        }
+        guard let (start, batch) = found else { return nil }
+        let offset = Int(start - first)
+        guard offset + batch.count <= changes.count, batch.covers(changes[offset..<(offset + batch.count)]) else { return nil }
+        return (offset, batch)
     }
 
     /// Takes `schema` for every write from now on and builds its index in the background

@@ -113,6 +113,11 @@ public struct Settings: Sendable, Equatable {
     public var writesRatePerSecond = 0.0
     /// Writes a key may make at once before `writesRatePerSecond` applies.
     public var writesBurst = 100
+    /// Seconds a write waits for this replica to apply it (searchable, sent to `/events`) before it
+    /// answers 503 instead of 204: it stays durable and is applied later. A write is never answered
+    /// done before a search finds it (issue 25); it waits behind an import's batch, or on PostgreSQL
+    /// behind another replica's commit the follower has yet to read.
+    public var writesApplyWait = 30.0
     /// Distinct queries `/search/live` streams at once; a new one beyond gets 503.
     public var liveMaxQueries = 1_000
     /// Seconds between SSE comment heartbeats.

@@ -115,7 +115,7 @@ final class CollectionService: Sendable {
             return WriteReceipt(sequence: applier.applied.value)
         }
         metrics.write()
-        await applier.apply(
+        try await applier.applyWrite(
             ChangeApplier.Change(sequence: sequence, collection: collection, id: id, body: body), waitingAtMost: applyWait)
         return WriteReceipt(sequence: sequence)
     }
@@ -200,10 +200,14 @@ final class CollectionService: Sendable {
                 if collection.index.count + unapplied + documents.count > limits.maxDocuments {
                     throw CollectionError.tooManyDocuments(collection: name, limit: limits.maxDocuments)
                 }
+                // Indexed before it is committed, off the pool: its index write is then a swap, and
+                // the writes numbered after it wait for that, not for its build.
+                let prepared = await collection.prepare(documents)
                 // One copy of each body, shared by the store's write and the applier's change.
                 let bodies = documents.map { Data($0.body) }
                 let first = try await store.commit(
                     batch: zip(documents, bodies).map { .upsert(collection: name, id: $0.id, body: $1) })
+                if let prepared { collection.expect(prepared, from: first) }
                 committed.withLock { $0 = first + Int64(documents.count - 1) }
                 return zip(documents, bodies).enumerated().map { offset, pair in
                     ChangeApplier.Change(
@@ -230,7 +234,7 @@ final class CollectionService: Sendable {
     ) async throws -> WriteReceipt {
         let sequence = try await store.commit(write)
         metrics.write()
-        await applier.apply(
+        try await applier.applyWrite(
             ChangeApplier.Change(
                 sequence: sequence, collection: write.collection, kind: kind, id: id, record: record, body: write.body),
             waitingAtMost: applyWait)

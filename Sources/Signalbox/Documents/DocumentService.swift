@@ -13,7 +13,7 @@ final class DocumentService: Sendable {
     private let store: any DocumentStore
     private let applier: ChangeApplier
     private let metrics: ServiceMetrics
-    /// How long a write waits for this replica to apply it before it is answered anyway.
+    /// How long a write waits for this replica to apply it before it is answered 503 (`writes.applyWait`).
     private let applyWait: RxTimeInterval
 
     init(index: SearchIndex, store: any DocumentStore, applier: ChangeApplier, metrics: ServiceMetrics, applyWait: RxTimeInterval) {
@@ -70,7 +70,7 @@ final class DocumentService: Sendable {
             applier.stage(ChangeApplier.Change(sequence: sequence, id: write.id, document: document, body: write.body))
         }
         metrics.write()
-        await applier.apply(
+        try await applier.applyWrite(
             ChangeApplier.Change(sequence: sequence, id: write.id, document: document, body: write.body), waitingAtMost: applyWait)
         return WriteReceipt(sequence: sequence)
     }

@@ -50,7 +50,7 @@ final class KeyService: Sendable {
         }
         let body = Data(key.json())
         let sequence = try await store.commit(.upsert(collection: KeyRegistry.collection, id: key.id, body: body))
-        await applier.apply(
+        try await applier.applyWrite(
             ChangeApplier.Change(sequence: sequence, collection: KeyRegistry.collection, id: key.id, body: body), waitingAtMost: applyWait)
         return (key, secrets.key(id: key.id))
     }
@@ -59,7 +59,7 @@ final class KeyService: Sendable {
     func delete(id: String) async throws {
         guard registry.key(id: id) != nil else { throw KeyError.noSuchKey(id) }
         let sequence = try await store.commit(.delete(collection: KeyRegistry.collection, id: id, inBaseData: false))
-        await applier.apply(
+        try await applier.applyWrite(
             ChangeApplier.Change(sequence: sequence, collection: KeyRegistry.collection, id: id, body: nil), waitingAtMost: applyWait)
     }
 

@@ -25,6 +25,16 @@ enum StoreProblem {
                 .serviceUnavailable,
                 detail: "The write was not acknowledged: \(detail). Retry; a PUT is safe to repeat.",
                 headerFields: retryAfter)
+        case let late as NotAppliedInTime where late.isDurableWrite:
+            // Not 204: searches here do not find it yet. Its number lets the client read it with Signalbox-Min-Seq.
+            var fields = retryAfter
+            fields[WriteReceipt.sequenceField] = String(late.sequence)
+            return HTTPError(
+                .serviceUnavailable,
+                detail: "The write is durable (change \(late.sequence)), but this replica has not applied it within "
+                    + "\(late.waitedDescription) (writes.applyWait): searches here do not find it yet. It will be applied; "
+                    + "a PUT is safe to repeat.",
+                headerFields: fields)
         case let late as NotAppliedInTime:
             return HTTPError(
                 .serviceUnavailable,

@@ -437,6 +437,8 @@ private final class AppliedWaiter: Sendable {
 struct NotAppliedInTime: Error, Sendable {
     let sequence: Int64
     let limit: RxTimeInterval
+    /// The change is the request's own write, durable already (``ChangeApplier/applyWrite(_:waitingAtMost:)``).
+    var isDurableWrite = false
 
     var waitedDescription: String {
         if case .milliseconds(let milliseconds) = limit { return "\(Double(milliseconds) / 1000) s" }

@@ -169,9 +169,11 @@ public final class SignalboxService: Sendable {
         replication.headSeen(snapshot.head)
         replication.applied(snapshot.head)
         let readWait = RxTimeInterval.milliseconds(Int(settings.clusterReadWait * 1000))
-        documents = DocumentService(index: index, store: store, applier: applier, metrics: metrics, applyWait: readWait)
+        // A write is answered once searchable here; `writes.applyWait`, not the reads' wait, bounds that.
+        let writeWait = RxTimeInterval.milliseconds(Int(settings.writesApplyWait * 1000))
+        documents = DocumentService(index: index, store: store, applier: applier, metrics: metrics, applyWait: writeWait)
         collections = CollectionService(
-            catalog: catalog, store: store, applier: applier, metrics: metrics, applyWait: readWait, limits: settings.collectionLimits)
+            catalog: catalog, store: store, applier: applier, metrics: metrics, applyWait: writeWait, limits: settings.collectionLimits)
         if let postgres = store as? PostgresStore {
             follower = PostgresFollower(
                 store: postgres, applier: applier, metrics: replication,
@@ -213,7 +215,7 @@ public final class SignalboxService: Sendable {
         EventEndpoints(feed: feed, applier: applier, epoch: snapshot.epoch, resumeWait: readWait, access: access, collections: catalog)
             .register(on: router)
         KeyEndpoints(
-            keys: KeyService(registry: keys, secrets: secrets, store: store, applier: applier, applyWait: readWait), access: access
+            keys: KeyService(registry: keys, secrets: secrets, store: store, applier: applier, applyWait: writeWait), access: access
         ).register(on: router)
         WebEndpoints().register(on: router)
         server = HTTPServer(configuration: settings.serverConfiguration, router: router, logger: logger)

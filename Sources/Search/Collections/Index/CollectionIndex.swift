@@ -122,8 +122,13 @@ public final class CollectionIndex: Sendable {
     /// Applies a batch of changes in order, visible together to the next query; returns what
     /// each replaced or removed. Callers decode (and so validate) documents first. `sequence`:
     /// the store's sequence number of the last of them, if they are stored (``sequence``).
+    /// `prepared`: the changes' documents indexed already (``prepare(_:)``; the caller checked
+    /// it ``PreparedBatch/covers(_:)`` them): its segments are added as they are, nothing is
+    /// built under the writer lock. One this index did not prepare is ignored.
     @discardableResult
-    public func apply(_ changes: [CollectionChange], through sequence: Int64? = nil) -> [CollectionChangeOutcome] {
+    public func apply(
+        _ changes: [CollectionChange], through sequence: Int64? = nil, prepared: PreparedBatch? = nil
+    ) -> [CollectionChangeOutcome] {
         let (outcomes, startMerging) = writer.withLock { state -> ([CollectionChangeOutcome], Bool) in
             state.writes &+= 1
             var next = snapshot
@@ -154,7 +159,12 @@ public final class CollectionIndex: Sendable {
             }
             next.version += 1
             next.revision += 1
-            addRecent(&next, adding: Array(pending.values), merging: state.merging)
+            if let prepared, accepts(prepared, pending: pending) {
+                next.parts.removeAll { $0.liveCount == 0 && !state.merging.contains($0.segment.serial) }
+                next.parts.append(contentsOf: prepared.segments.map(CollectionSnapshot.Part.init))
+            } else {
+                addRecent(&next, adding: Array(pending.values), merging: state.merging)
+            }
             let swapped = next
             current.withLock { $0 = swapped }
             return (outcomes, state.claimMergeThread(needed: mergePlan(swapped, excluding: state.merging) != nil))

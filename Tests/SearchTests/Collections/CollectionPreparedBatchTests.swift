@@ -1,0 +1,54 @@
+import Base
+import Testing
+
+@testable import Search
+
+/// An import's batch indexed ahead of its write (`CollectionIndex.prepare`): the write adds the
+/// prepared segment as it is (nothing built under the writer lock), masks the old versions of its
+/// documents, and keeps the last version of an id given twice, as a write of the same changes does.
+@Suite struct CollectionPreparedBatchTests {
+    private typealias F = CollectionFixtures
+
+    static func configuration() -> CollectionIndex.Configuration {
+        var configuration = CollectionIndex.Configuration()
+        configuration.recentSegmentDocuments = 4
+        return configuration
+    }
+
+    @Test func aPreparedBatchIsAddedAsBuiltAndMasksTheOldVersions() {
+        let index = CollectionIndex(schema: F.products, documents: (0..<8).map { F.product("\($0)", title: "Widget \($0)") }, configuration: Self.configuration())
+        let changes: [CollectionChange] = [
+            .upsert(F.product("5", title: "Gadget five")), .upsert(F.product("20", title: "Gadget first")),
+            .upsert(F.product("21", title: "Gadget 21")), .upsert(F.product("20", title: "Gadget twenty")),
+        ]
+        let batch = index.prepare(changes.compactMap { if case .upsert(let document) = $0 { document } else { nil } })
+        #expect(batch.covers(changes))
+        #expect(!batch.covers(changes.dropLast()))
+        let segments = index.segmentCount
+
+        let outcomes = index.apply(changes, through: 7, prepared: batch)
+        #expect(index.segmentCount == segments + 1)
+        #expect(index.snapshot.parts.last?.segment === batch.segments.first)  // added as built
+        #expect(outcomes.map { $0.previous?.values[0] } == [.string("Widget 5"), nil, nil, .string("Gadget first")])
+        #expect(index.count == 10 && index.sequence == 7)
+        #expect(index.document(id: "5")?.values[0] == .string("Gadget five"))
+        #expect(index.document(id: "20")?.values[0] == .string("Gadget twenty"))
+        #expect(Set(F.ids(index.search(CollectionQuery(text: "gadget", limit: 10)))) == ["5", "20", "21"])
+        #expect(index.search(CollectionQuery(text: "widget", limit: 10)).total == 7)
+
+        // A later write replaces a prepared document, as any other.
+        index.apply([.upsert(F.product("21", title: "Widget again"))])
+        #expect(index.search(CollectionQuery(text: "gadget", limit: 10)).total == 2)
+        #expect(index.count == 10)
+    }
+
+    @Test func aBatchAnotherIndexPreparedIsIndexedAsUsual() {
+        let index = CollectionIndex(schema: F.products, configuration: Self.configuration())
+        let other = CollectionIndex(schema: F.products, configuration: Self.configuration())
+        let documents = (0..<6).map { F.product("\($0)", title: "Gadget \($0)") }
+        let batch = other.prepare(documents)
+        index.apply(documents.map(CollectionChange.upsert), prepared: batch)
+        #expect(index.snapshot.parts.allSatisfy { $0.segment !== batch.segments.first })
+        #expect(index.count == 6 && index.search(CollectionQuery(text: "gadget", limit: 10)).total == 6)
+    }
+}
