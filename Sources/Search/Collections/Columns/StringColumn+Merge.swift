@@ -21,48 +21,33 @@ extension StringColumn {
         var maps = parts.map { [UInt32](repeating: SegmentMerge.dropped, count: $0.count) }
         var valueBytes: [UInt8] = [], valueEnds: [UInt32] = []
         var spellingBytes: [UInt8] = [], spellingStarts: [UInt32] = [], spellingEnds: [UInt32] = []
-        var cursors = [Int](repeating: 0, count: parts.count)
-        func skipUnused(_ p: Int) {
-            while cursors[p] < parts[p].count, firsts[p][cursors[p]] == SegmentMerge.dropped { cursors[p] += 1 }
-        }
-        func compare(_ a: Int, _ b: Int) -> Int {
-            parts[a].valueBytes.withUnsafeBufferPointer { x in
-                parts[b].valueBytes.withUnsafeBufferPointer { y in
-                    UTF8Order.compare(parts[a].bytes(in: x, cursors[a]), parts[b].bytes(in: y, cursors[b]))
-                }
-            }
-        }
-        for p in parts.indices { skipUnused(p) }
+        var cursors = parts.indices.map { Self.nextUsed(firsts[$0], from: 0) }
+        var holders: [Int] = []  // the parts whose next value is the smallest
+        holders.reserveCapacity(parts.count)
         while true {
-            // The smallest next value, and of the parts holding it the one whose document comes first.
-            var smallest = -1, spelledBy = -1
+            holders.removeAll(keepingCapacity: true)
             for p in parts.indices where cursors[p] < parts[p].count {
-                let order = smallest < 0 ? -1 : compare(p, smallest)
-                if order < 0 {
-                    smallest = p
-                    spelledBy = p
-                } else if order == 0, firsts[p][cursors[p]] < firsts[spelledBy][cursors[spelledBy]] {
-                    spelledBy = p
-                }
+                let order = holders.isEmpty ? -1 : Self.compare(parts[p].bytes(cursors[p]), parts[holders[0]].bytes(cursors[holders[0]]))
+                if order < 0 { holders.removeAll(keepingCapacity: true) }
+                if order <= 0 { holders.append(p) }
             }
-            guard smallest >= 0 else { break }
+            guard let smallest = holders.first else { break }
+            // Spelled as in the part whose carried document holding it comes first.
+            var spelledBy = smallest
+            for p in holders where firsts[p][cursors[p]] < firsts[spelledBy][cursors[spelledBy]] { spelledBy = p }
             let merged = UInt32(valueEnds.count)
             valueBytes += parts[smallest].bytes(cursors[smallest])
             valueEnds.append(UInt32(valueBytes.count))
-            let spelling = parts[spelledBy].spelling(cursors[spelledBy])
-            if spelling.utf8.elementsEqual(parts[smallest].bytes(cursors[smallest])) {
-                spellingStarts.append(.max)
-            } else {
+            if let spelling = parts[spelledBy].distinctSpelling(cursors[spelledBy]) {
                 spellingStarts.append(UInt32(spellingBytes.count))
-                spellingBytes += spelling.utf8
+                spellingBytes += spelling
+            } else {
+                spellingStarts.append(.max)
             }
             spellingEnds.append(UInt32(spellingBytes.count))
-            // Every part holding the value maps it here (compared before any cursor moves).
-            let holders = parts.indices.filter { cursors[$0] < parts[$0].count && ($0 == smallest || compare($0, smallest) == 0) }
             for p in holders {
                 maps[p][cursors[p]] = merged
-                cursors[p] += 1
-                skipUnused(p)
+                cursors[p] = Self.nextUsed(firsts[p], from: cursors[p] + 1)
             }
         }
         if spellingBytes.isEmpty {
@@ -100,8 +85,20 @@ extension StringColumn {
             documentStarts: documentStarts, present: present)
     }
 
-    /// Folded value `v` within `arena` (this column's `valueBytes`).
-    @inline(__always) fileprivate func bytes(in arena: UnsafeBufferPointer<UInt8>, _ v: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: arena[(v == 0 ? 0 : Int(valueEnds[v - 1]))..<Int(valueEnds[v])])
+    /// The first value at or after `start` that a carried document holds (`firsts` not dropped).
+    private static func nextUsed(_ firsts: [UInt32], from start: Int) -> Int {
+        var v = start
+        while v < firsts.count, firsts[v] == SegmentMerge.dropped { v += 1 }
+        return v
+    }
+
+    private static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in UTF8Order.compare(x, y) } }
+    }
+
+    /// The spelling of value `v` when it differs from the folded value (nil when the same).
+    fileprivate func distinctSpelling(_ v: Int) -> ArraySlice<UInt8>? {
+        guard !spellingStarts.isEmpty, spellingStarts[v] != .max else { return nil }
+        return spellingBytes[Int(spellingStarts[v])..<Int(spellingEnds[v])]
     }
 }
