@@ -50,24 +50,7 @@ struct JSONScanner {
 
     /// Calls `body` with each key of an object; `body` must read the value.
     mutating func readObject(_ body: (inout JSONScanner, String) throws(Failure) -> Void) throws(Failure) {
-        try expect(UInt8(ascii: "{"))
-        skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return
-        }
-        while true {
-            skipSpace()
-            let key = try readString()
-            try expect(UInt8(ascii: ":"))
-            try body(&self, key)
-            skipSpace()
-            guard position < bytes.count else { throw fail("unterminated object") }
-            let byte = bytes[position]
-            position += 1
-            if byte == UInt8(ascii: "}") { return }
-            guard byte == UInt8(ascii: ",") else { throw fail("expected ',' or '}'") }
-        }
+        try readObjectKeys { scanner, key throws(Failure) in try body(&scanner, key.text) }
     }
 
     /// A key as ``readObjectKeys(_:)`` gives it: its bytes in the scanned buffer when it has no

@@ -107,6 +107,23 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
         }
     }
 
+    /// Records `events` (in sequence order) and sends each to every subscriber, as ``publish(_:)``
+    /// each, under one hold of the lock: the history is trimmed once, not once per event (an
+    /// import's batch is thousands of events, and the generic history's `removeFirst` cost more
+    /// than the rest of an event).
+    func publish(_ events: [ChangeEvent]) {
+        guard let last = events.last else { return }
+        let changes = events.map { Change($0) }  // outside the lock, as publish(_:) makes them
+        state.withLock { state in
+            let kept = changes.suffix(capacity)
+            let excess = state.history.count + kept.count - capacity
+            if excess > 0 { state.history.removeFirst(min(excess, state.history.count)) }
+            state.history.append(contentsOf: kept)
+            state.lastSequence = last.sequence
+            for change in changes { relay.accept(.change(change)) }
+        }
+    }
+
     /// Continues at `sequence` after changes that were applied without events (a replica
     /// that caught up from the documents because the change log no longer held what it
     /// missed): every client gets a reset, and the history becomes the log's newest changes
@@ -260,7 +277,15 @@ extension ChangeEvent: FeedChange {
 protocol ChangePublisher: Sendable {
     /// Hands `event` to every subscriber; called once per change, in sequence order.
     func publish(_ event: ChangeEvent)
+    /// Hands `events` to every subscriber, in order, as `publish(_:)` each does one.
+    func publish(_ events: [ChangeEvent])
     /// Continues at `sequence` after changes applied without events; `history` is the change
     /// log's newest changes, ending at `sequence`.
     func restart(at sequence: Int64, history: [ChangeEvent])
+}
+
+extension ChangePublisher {
+    func publish(_ events: [ChangeEvent]) {
+        for event in events { publish(event) }
+    }
 }

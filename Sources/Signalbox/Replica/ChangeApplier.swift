@@ -320,7 +320,8 @@ final class ChangeApplier: Sendable {
     private func apply(_ run: [Change], publish: Bool, record: Bool = true) {
         guard !run.isEmpty else { return }
         if record {
-            let applied = run.map(HistoryCheck.Applied.init)
+            // Only the newest are kept: an import's batch digests only those of its bodies.
+            let applied = run.suffix(Self.checkedChanges).map(HistoryCheck.Applied.init)
             state.withLock { state in
                 state.recent.append(contentsOf: applied)
                 if state.recent.count > Self.checkedChanges { state.recent.removeFirst(state.recent.count - Self.checkedChanges) }
@@ -372,12 +373,12 @@ final class ChangeApplier: Sendable {
                 }, through: changes.last?.sequence)
         }
         guard publish else { return }
-        for (offset, change) in changes.enumerated() {
-            feed.publish(ChangeEvent(
+        feed.publish(changes.enumerated().map { offset, change in
+            ChangeEvent(
                 sequence: change.sequence, kind: change.body == nil ? .deleted : .upserted, collection: change.collection,
                 documentID: change.id, document: nil, previous: nil, storedBody: change.body,
-                record: offset < records.count ? records[offset] : nil, previousRecord: offset < previous.count ? previous[offset] : nil))
-        }
+                record: offset < records.count ? records[offset] : nil, previousRecord: offset < previous.count ? previous[offset] : nil)
+        })
     }
 
     /// A collection created, its schema replaced, or the collection deleted.

@@ -17,7 +17,12 @@ final class NumberColumn: Sendable {
             return .nan
         }
         self.values = values
-        order = values.indices.filter { !values[$0].isNaN }.sorted { values[$0] != values[$1] ? values[$0] < values[$1] : $0 < $1 }.map { UInt32($0) }
+        order = Self.order(of: values)
+    }
+
+    /// The documents with a value (not NaN) by value, ties by document.
+    static func order(of values: [Double]) -> [UInt32] {
+        values.indices.filter { !values[$0].isNaN }.sorted { values[$0] != values[$1] ? values[$0] < values[$1] : $0 < $1 }.map { UInt32($0) }
     }
 
     /// Positions in `order` of the values within the bounds.

@@ -52,40 +52,26 @@ final class StringColumn: Sendable {
     }
 
     init(_ documents: [CollectionDocument], field: Int) {
-        var ids: [String: UInt32] = [:]
         // Distinct folded values in order of appearance, as bytes; their first spelling when it differs.
-        var foldedBytes: [UInt8] = [], foldedEnds: [UInt32] = []
-        var firstSpellings: [String?] = []
+        var distinct = FoldedValues(expected: documents.count)
         var entries: [UInt32] = []
         var starts: [UInt32] = [0]
         starts.reserveCapacity(documents.count + 1)
         var present = DocumentSet(capacity: documents.count)
         for (d, document) in documents.enumerated() {
-            func add(_ text: String) {
-                let folded = Self.fold(text)
-                if let id = ids[folded] {
-                    entries.append(id)
-                } else {
-                    let id = UInt32(foldedEnds.count)
-                    ids[folded] = id
-                    foldedBytes += folded.utf8
-                    foldedEnds.append(UInt32(foldedBytes.count))
-                    firstSpellings.append(text == folded ? nil : text)
-                    entries.append(id)
-                }
-            }
             switch document.values[field] {
             case .string(let text)?:
-                add(text)
+                entries.append(distinct.id(of: text))
                 present.insert(UInt32(d))
             case .strings(let texts)?:
-                texts.forEach(add)
+                for text in texts { entries.append(distinct.id(of: text)) }
                 present.insert(UInt32(d))
             default: break
             }
             starts.append(UInt32(entries.count))
         }
-        ids = [:]
+        var foldedBytes = distinct.bytes, foldedEnds = distinct.ends, firstSpellings = distinct.spellings
+        distinct = FoldedValues(expected: 0)
         // Sort the values by their bytes (no String copies in the comparisons); renumber; lay them out.
         var order = Array(0..<foldedEnds.count)
         foldedBytes.withUnsafeBufferPointer { arena in
@@ -196,5 +182,82 @@ final class StringColumn: Sendable {
     /// The values of document `d` (ids, ascending).
     @inline(__always) func values(of d: UInt32) -> ArraySlice<UInt32> {
         documentValues[Int(documentStarts[Int(d)])..<Int(documentStarts[Int(d) + 1])]
+    }
+}
+
+/// The distinct folded values of a column being built, in order of appearance, found by an
+/// open-addressing table over their bytes: no `String` key hashed (SipHash) and kept per value,
+/// which cost most of a column's build (five columns a document for an import of file paths).
+private struct FoldedValues {
+    /// Value `v` is `bytes[ends[v - 1]..<ends[v]]`.
+    private(set) var bytes: [UInt8] = []
+    private(set) var ends: [UInt32] = []
+    /// The first spelling of each value when it differs from the folded value.
+    private(set) var spellings: [String?] = []
+    /// Value number + 1; 0 when empty.
+    private var slots: [UInt32]
+    private var mask: Int
+
+    init(expected: Int) {
+        var size = 64
+        while size < expected * 2 { size <<= 1 }
+        slots = [UInt32](repeating: 0, count: size)
+        mask = size - 1
+    }
+
+    /// The number of `text`'s folded value (``StringColumn/fold(_:)``), adding it if new.
+    mutating func id(of text: String) -> UInt32 {
+        var contiguous = text
+        return contiguous.withUTF8 { raw in
+            // Most values are ASCII without capitals: their bytes are the folded value.
+            if raw.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) }) { return id(folded: raw, spelling: nil) }
+            var folded = StringColumn.fold(text)
+            let spelling: String? = folded == text ? nil : text
+            return folded.withUTF8 { id(folded: $0, spelling: spelling) }
+        }
+    }
+
+    private mutating func id(folded: UnsafeBufferPointer<UInt8>, spelling: String?) -> UInt32 {
+        if ends.count * 2 >= slots.count { grow() }
+        var slot = Self.hash(folded) & mask
+        while true {
+            let stored = slots[slot]
+            if stored == 0 {
+                bytes.append(contentsOf: folded)
+                ends.append(UInt32(bytes.count))
+                spellings.append(spelling)
+                slots[slot] = UInt32(ends.count)
+                return UInt32(ends.count - 1)
+            }
+            if equals(Int(stored - 1), folded) { return stored - 1 }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private func equals(_ v: Int, _ folded: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = v == 0 ? 0 : Int(ends[v - 1]), end = Int(ends[v])
+        guard end - start == folded.count else { return false }
+        return bytes.withUnsafeBufferPointer { UTF8Order.compare(UnsafeBufferPointer(rebasing: $0[start..<end]), folded) == 0 }
+    }
+
+    private mutating func grow() {
+        let size = slots.count * 2
+        slots = [UInt32](repeating: 0, count: size)
+        mask = size - 1
+        bytes.withUnsafeBufferPointer { all in
+            for v in 0..<ends.count {
+                let value = UnsafeBufferPointer(rebasing: all[(v == 0 ? 0 : Int(ends[v - 1]))..<Int(ends[v])])
+                var slot = Self.hash(value) & mask
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = UInt32(v + 1)
+            }
+        }
+    }
+
+    /// FNV-1a over the bytes.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
     }
 }

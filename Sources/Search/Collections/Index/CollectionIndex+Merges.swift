@@ -107,8 +107,9 @@ extension CollectionIndex {
             return parts
         }
         guard let taken else { return false }
-        // Outside the lock: the parts as taken are immutable (their masks as of then).
-        let merged = CollectionSegment(taken.flatMap(liveDocuments), layout: layout)
+        // Outside the lock: the parts as taken are immutable (their masks as of then). Built from
+        // the parts' structures, not from their bodies decoded and indexed again.
+        let merged = CollectionSegment(merging: taken, layout: layout)
         mergeBuilt?()
         writer.withLock { state in
             var next = snapshot

@@ -42,13 +42,7 @@ final class CollectionSegment: Sendable {
             return value
         }
         let unorderedRanks = layout.rankField == nil ? [] : unordered.map(rankOf)
-        let order = unordered.indices.sorted { a, b in
-            if !unorderedRanks.isEmpty {
-                let order = Self.rankOrder(unorderedRanks[a], unorderedRanks[b])
-                if order != 0 { return order < 0 }
-            }
-            return Self.idPrecedes(unordered[a].id, unordered[b].id)
-        }
+        let order = Self.order(ids: unordered.map(\.id), ranks: unorderedRanks)
         let documents = order.map { unordered[$0] }
         count = documents.count
         ids = documents.map(\.id)
@@ -77,6 +71,34 @@ final class CollectionSegment: Sendable {
         }
     }
 
+    /// The positions of `ids` in segment order: by rank when `ranks` is not empty (``rankOrder(_:_:)``),
+    /// then by id (``idPrecedes(_:_:)``). Sorted by each id's first eight bytes packed in an
+    /// integer, the ids themselves compared only when those tie: a batch sorted by comparing its
+    /// ids as strings cost a fifth of its segment's build.
+    static func order(ids: [String], ranks: [Double]) -> [Int] {
+        var keys = ids.indices.map { (key: idPrefix(ids[$0]), index: $0) }
+        keys.sort { a, b in
+            if !ranks.isEmpty {
+                let order = rankOrder(ranks[a.index], ranks[b.index])
+                if order != 0 { return order < 0 }
+            }
+            if a.key != b.key { return a.key < b.key }
+            return idPrecedes(ids[a.index], ids[b.index])
+        }
+        return keys.map(\.index)
+    }
+
+    /// The first eight bytes of `id` big-endian, zero-padded: when two differ they order the ids
+    /// as ``idPrecedes(_:_:)`` does (a shorter id that is a prefix of the other comes first).
+    static func idPrefix(_ id: String) -> UInt64 {
+        var key: UInt64 = 0, shift: UInt64 = 56
+        for byte in id.utf8.prefix(8) {
+            key |= UInt64(byte) << shift
+            shift &-= 8
+        }
+        return key
+    }
+
     /// The stable last tie-break: ids in UTF-8 byte order.
     static func idPrecedes(_ a: String, _ b: String) -> Bool {
         UTF8Order.precedes(a, b)
@@ -84,6 +106,9 @@ final class CollectionSegment: Sendable {
 
     /// The number of the document with `id`.
     func number(of id: String) -> UInt32? { idTable.number(of: id, in: ids) }
+
+    /// ``number(of:)`` with `id`'s `IdTable.hash(_:)` given.
+    func number(of id: String, hash: Int) -> UInt32? { idTable.number(of: id, hash: hash, in: ids) }
 
     @inline(__always) func rank(_ d: Int) -> Double {
         ranks.isEmpty ? .nan : ranks[d]

@@ -35,8 +35,9 @@ struct CollectionSnapshot: Sendable {
 
     /// Where the current document with this id is: part index and document number.
     func locate(_ id: String) -> (part: Int, document: UInt32)? {
+        let hash = IdTable.hash(id)  // the same function in every segment's table
         for (index, part) in parts.enumerated().reversed() {
-            if let d = part.segment.number(of: id), !part.deleted.contains(d) { return (index, d) }
+            if let d = part.segment.number(of: id, hash: hash), !part.deleted.contains(d) { return (index, d) }
         }
         return nil
     }

@@ -28,7 +28,13 @@ struct IdTable: Sendable {
 
     /// The number of the document with `id` among `ids` (the array the table was built from).
     func number(of id: String, in ids: [String]) -> UInt32? {
-        var slot = Self.hash(id) & mask
+        number(of: id, hash: Self.hash(id), in: ids)
+    }
+
+    /// ``number(of:in:)`` with `id`'s ``hash(_:)`` computed by the caller: once for every
+    /// segment a look-up visits, not once per segment.
+    func number(of id: String, hash: Int, in ids: [String]) -> UInt32? {
+        var slot = hash & mask
         while true {
             let stored = slots[slot]
             if stored == 0 { return nil }
@@ -38,7 +44,7 @@ struct IdTable: Sendable {
     }
 
     /// FNV-1a over the UTF-8 bytes (stable; the table is rebuilt with its segment anyway).
-    private static func hash(_ id: String) -> Int {
+    static func hash(_ id: String) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return Int(truncatingIfNeeded: hash ^ (hash >> 29))

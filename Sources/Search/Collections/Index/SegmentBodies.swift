@@ -66,6 +66,51 @@ struct SegmentBodies: Sendable {
         }
     }
 
+    /// The bodies of the merged documents (``SegmentMerge``) in their new order, copied from each
+    /// part's arena in that part's order.
+    init(merging parts: [SegmentBodies], _ merge: SegmentMerge) {
+        let arenas = parts.map { $0.inMemory() }
+        var ends: [Int] = []
+        ends.reserveCapacity(merge.count)
+        var total = 0
+        for source in merge.sources {
+            let partEnds = arenas[source.part].ends, d = Int(source.document)
+            total += partEnds[d] - (d == 0 ? 0 : partEnds[d - 1])
+            ends.append(total)
+        }
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { merged, initialized in
+            for (p, arena) in arenas.enumerated() {
+                arena.bytes.withUnsafeBufferPointer { from in
+                    for (d, n) in merge.numbers[p].enumerated() where n != SegmentMerge.dropped {
+                        let start = d == 0 ? 0 : arena.ends[d - 1], length = arena.ends[d] - start
+                        let at = n == 0 ? 0 : ends[Int(n) - 1]
+                        guard length > 0, let source = from.baseAddress, let target = merged.baseAddress else { continue }
+                        (target + at).initialize(from: source + start, count: length)
+                    }
+                }
+            }
+            initialized = total
+        }
+        self.init(bytes: bytes, ends: ends)
+    }
+
+    /// The arena and its ends in memory: as built, or read back from the file in one read (a
+    /// merge's input); a body the file no longer holds reads as ``unreadable``.
+    private func inMemory() -> (bytes: [UInt8], ends: [Int]) {
+        switch storage {
+        case .memory(let bytes, let ends):
+            return (bytes, ends)
+        case .file(let file, let offset, let ends):
+            if let bytes = try? file.bytes(at: offset, count: ends.count == 0 ? 0 : ends[ends.count - 1]) { return (bytes, ends.all) }
+            var bytes: [UInt8] = [], all: [Int] = []
+            for d in 0..<ends.count {
+                bytes += body(d)
+                all.append(bytes.count)
+            }
+            return (bytes, all)
+        }
+    }
+
     /// Calls `body` with the ends.
     func withEnds<Value>(_ body: ([Int]) -> Value) -> Value {
         switch storage {

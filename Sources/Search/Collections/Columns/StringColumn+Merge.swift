@@ -1,0 +1,104 @@
+import Foundation
+
+extension StringColumn {
+    /// The column of the merged documents (``SegmentMerge``) from the parts' columns: what
+    /// `init(_:field:)` builds from those documents, with no value folded, hashed or sorted
+    /// again. Each part's values are sorted already, so their union is a k-way merge, and a
+    /// part's value numbers map to the merged ones in the same order (a document's values stay
+    /// ascending). A value's spelling is the first spelling of the part whose carried document
+    /// holding it comes first (the same as a build's unless one part spells it several ways).
+    convenience init(merging parts: [StringColumn], _ merge: SegmentMerge) {
+        // 1. The values a carried document holds, per part, with the first such document's new number.
+        var firsts: [[UInt32]] = []
+        for (p, part) in parts.enumerated() {
+            var first = [UInt32](repeating: SegmentMerge.dropped, count: part.count)
+            for (d, n) in merge.numbers[p].enumerated() where n != SegmentMerge.dropped {
+                for v in part.values(of: UInt32(d)) where first[Int(v)] == SegmentMerge.dropped { first[Int(v)] = n }
+            }
+            firsts.append(first)
+        }
+        // 2. Their union in byte order: merged value numbers, and each part's map to them.
+        var maps = parts.map { [UInt32](repeating: SegmentMerge.dropped, count: $0.count) }
+        var valueBytes: [UInt8] = [], valueEnds: [UInt32] = []
+        var spellingBytes: [UInt8] = [], spellingStarts: [UInt32] = [], spellingEnds: [UInt32] = []
+        var cursors = parts.indices.map { Self.nextUsed(firsts[$0], from: 0) }
+        var holders: [Int] = []  // the parts whose next value is the smallest
+        holders.reserveCapacity(parts.count)
+        while true {
+            holders.removeAll(keepingCapacity: true)
+            for p in parts.indices where cursors[p] < parts[p].count {
+                let order = holders.isEmpty ? -1 : Self.compare(parts[p].bytes(cursors[p]), parts[holders[0]].bytes(cursors[holders[0]]))
+                if order < 0 { holders.removeAll(keepingCapacity: true) }
+                if order <= 0 { holders.append(p) }
+            }
+            guard let smallest = holders.first else { break }
+            // Spelled as in the part whose carried document holding it comes first.
+            var spelledBy = smallest
+            for p in holders where firsts[p][cursors[p]] < firsts[spelledBy][cursors[spelledBy]] { spelledBy = p }
+            let merged = UInt32(valueEnds.count)
+            valueBytes += parts[smallest].bytes(cursors[smallest])
+            valueEnds.append(UInt32(valueBytes.count))
+            if let spelling = parts[spelledBy].distinctSpelling(cursors[spelledBy]) {
+                spellingStarts.append(UInt32(spellingBytes.count))
+                spellingBytes += spelling
+            } else {
+                spellingStarts.append(.max)
+            }
+            spellingEnds.append(UInt32(spellingBytes.count))
+            for p in holders {
+                maps[p][cursors[p]] = merged
+                cursors[p] = Self.nextUsed(firsts[p], from: cursors[p] + 1)
+            }
+        }
+        if spellingBytes.isEmpty {
+            spellingStarts = []
+            spellingEnds = []
+        }
+        // 3. Each merged document's values, mapped (still ascending), and each value's documents.
+        var documentValues: [UInt32] = [], documentStarts: [UInt32] = [0]
+        documentStarts.reserveCapacity(merge.count + 1)
+        var valueStarts = [UInt32](repeating: 0, count: valueEnds.count + 1)
+        var present = DocumentSet(capacity: merge.count)
+        for (n, source) in merge.sources.enumerated() {
+            let part = parts[source.part], map = maps[source.part]
+            if part.present.contains(source.document) { present.insert(UInt32(n)) }
+            for v in part.values(of: source.document) {
+                let merged = map[Int(v)]
+                documentValues.append(merged)
+                valueStarts[Int(merged) + 1] += 1
+            }
+            documentStarts.append(UInt32(documentValues.count))
+        }
+        for v in 0..<valueEnds.count { valueStarts[v + 1] += valueStarts[v] }
+        var fill = valueStarts
+        var valueDocuments = [UInt32](repeating: 0, count: documentValues.count)
+        for n in 0..<merge.count {
+            for i in Int(documentStarts[n])..<Int(documentStarts[n + 1]) {
+                let v = Int(documentValues[i])
+                valueDocuments[Int(fill[v])] = UInt32(n)
+                fill[v] += 1
+            }
+        }
+        self.init(
+            valueBytes: valueBytes, valueEnds: valueEnds, spellingBytes: spellingBytes, spellingStarts: spellingStarts,
+            spellingEnds: spellingEnds, valueDocuments: valueDocuments, valueStarts: valueStarts, documentValues: documentValues,
+            documentStarts: documentStarts, present: present)
+    }
+
+    /// The first value at or after `start` that a carried document holds (`firsts` not dropped).
+    private static func nextUsed(_ firsts: [UInt32], from start: Int) -> Int {
+        var v = start
+        while v < firsts.count, firsts[v] == SegmentMerge.dropped { v += 1 }
+        return v
+    }
+
+    private static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in UTF8Order.compare(x, y) } }
+    }
+
+    /// The spelling of value `v` when it differs from the folded value (nil when the same).
+    fileprivate func distinctSpelling(_ v: Int) -> ArraySlice<UInt8>? {
+        guard !spellingStarts.isEmpty, spellingStarts[v] != .max else { return nil }
+        return spellingBytes[Int(spellingStarts[v])..<Int(spellingEnds[v])]
+    }
+}
