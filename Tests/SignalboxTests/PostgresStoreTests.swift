@@ -109,6 +109,20 @@ struct PostgresStoreTests {
         await store.close()
     }
 
+    /// A follower's read leaves out the changes its replica holds already (its own writes).
+    @Test func aReadOfTheLogLeavesOutWhatTheReaderHolds() async throws {
+        let store = try await open(try await ScratchPostgres.freshDatabase())
+        for n in 1...6 { _ = try await store.commit(.upsert(id: "d\(n)", body: Data(#"{"n":\#(n)}"#.utf8))) }
+        let read = try await store.changes(after: 1, limit: 10, skipping: [3, 4])
+        #expect(read.head == 6 && read.changes.map(\.sequence) == [2, 5, 6])
+        #expect(read.changes.last?.body == Data(#"{"n":6}"#.utf8) && read.changes.last?.id == "d6")
+        #expect(try await store.changes(after: 1, limit: 2, skipping: [3, 4]).changes.map(\.sequence) == [2, 5])
+        // Everything after it held: the head alone.
+        let none = try await store.changes(after: 4, limit: 10, skipping: [5, 6])
+        #expect(none.head == 6 && none.changes.isEmpty && !none.server.isEmpty)
+        await store.close()
+    }
+
     @Test func aReplicaWithOtherBaseDataIsRefused() async throws {
         let url = try await ScratchPostgres.freshDatabase()
         try await open(url, digest: "one").close()
