@@ -106,6 +106,11 @@ struct PostgresStoreTests {
         #expect(head == 20 && changes.map(\.sequence) == Array(16...20))
         let caughtUp = try await store.documents(changedAfter: 2)
         #expect(caughtUp.head == 20 && caughtUp.documents.map(\.sequence) == [18, 19, 20])
+        // Past the history, the changes of the last minute stay and the older ones go.
+        for n in 21...30 { _ = try await store.commit(.upsert(id: "d\(n % 3)", body: Data("{}".utf8))) }
+        _ = await ScratchPostgres.psql(url.databaseString, "UPDATE signalbox_change SET committed_at = now() - interval '2 minutes' WHERE seq <= 24")
+        _ = try await store.commit(.upsert(id: "d0", body: Data("{}".utf8)))
+        #expect(try await store.changes(after: 0, limit: 100).changes.map(\.sequence) == Array(25...31))
         await store.close()
     }
 
