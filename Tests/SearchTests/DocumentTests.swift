@@ -17,6 +17,11 @@ import Testing
 
     @Test func validationNamesTheProblem() {
         #expect(throws: DocumentValidationError.emptyName) { try Document(id: "1", name: " - ").validate() }
+        // Without an ASCII letter or digit, the tokenizer decides: marks and punctuation only are no name.
+        #expect(throws: DocumentValidationError.emptyName) { try Document(id: "1", name: "\u{301}¿?").validate() }
+        #expect(throws: Never.self) { try Document(id: "1", name: "Ω").validate() }
+        #expect(throws: Never.self) { try Document(id: "1", name: "東京").validate() }
+        #expect(throws: Never.self) { try Document(id: "1", name: "- 7 -").validate() }
         #expect(throws: DocumentValidationError.emptyId) { try Document(id: "", name: "x").validate() }
         #expect(throws: DocumentValidationError.nonFiniteRank) { try Document(id: "1", name: "x", rank: .nan).validate() }
         #expect(throws: DocumentValidationError.idTooLong(bytes: 200, limit: 128)) {

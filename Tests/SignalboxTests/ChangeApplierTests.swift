@@ -30,6 +30,27 @@ import Testing
         }
     }
 
+    /// What the follower's read starts after and leaves out: the changes held in order (applied
+    /// or staged), and those staged behind a missing one.
+    @Test func heldChangesAreTheAppliedAndTheStaged() async {
+        let replica = Replica()
+        #expect(replica.applier.heldThrough == 0)
+        replica.applier.stage(Self.upsert(1, "a"))
+        replica.applier.stage(Self.upsert(2, "b"))
+        replica.applier.stage(Self.upsert(5, "e"))
+        replica.applier.stage(Self.upsert(4, "d"))
+        #expect(replica.applier.heldThrough == 2)
+        #expect(replica.applier.held(limit: 10) == (through: 2, later: [4, 5]))
+        #expect(replica.applier.held(limit: 1).later == [4])
+        // Staged, not applied: a drain asked for with nothing new applies what is next in order.
+        replica.applier.offer([])
+        await Self.applied(replica, 2)
+        #expect(replica.applier.heldThrough == 2 && replica.applier.applied.value == 2)
+        replica.applier.offer([Self.upsert(3, "c")])
+        await Self.applied(replica, 5)
+        #expect(replica.applier.held(limit: 10) == (through: 5, later: []))
+    }
+
     @Test func changesArrivingOutOfOrderAreAppliedInOrderOnceEach() async {
         let replica = Replica()
         let gaps = Locked(0)

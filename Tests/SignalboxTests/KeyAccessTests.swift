@@ -127,6 +127,21 @@ struct KeyAccessTests {
         #expect(try await send(.get, "/collections/shop/search?q=shoe", as: String(tampered)).status == .unauthorized)
     }
 
+    /// The scheme in any case, blanks around the credential; anything else is refused.
+    @Test func theBearerSchemeIsReadInAnyCaseAndTrimmed() async throws {
+        func status(_ authorization: String) async throws -> HTTPResponse.Status {
+            try await client.execute(.get, "/collections/shop", headerFields: [.authorization: authorization]).status
+        }
+        try await shop()
+        #expect(try await status("Bearer \(Self.admin)") == .ok)
+        #expect(try await status("bEaReR  \(Self.admin) \t") == .ok)
+        #expect(try await status("Bearer") == .unauthorized)
+        #expect(try await status("Bearer ") == .unauthorized)
+        #expect(try await status("Basic \(Self.admin)") == .unauthorized)
+        #expect(try await status("Bearer\t\(Self.admin)") == .unauthorized)
+        #expect(try await status("Bearer \(Self.admin)x") == .unauthorized)
+    }
+
     @Test func keysAreListedWithoutSecretsAndDeletedKeysAreRefused() async throws {
         try await shop()
         let searcher = try await key(["search"], expiresAt: "2099-01-01T00:00:00Z")

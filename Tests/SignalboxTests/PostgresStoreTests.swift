@@ -106,6 +106,25 @@ struct PostgresStoreTests {
         #expect(head == 20 && changes.map(\.sequence) == Array(16...20))
         let caughtUp = try await store.documents(changedAfter: 2)
         #expect(caughtUp.head == 20 && caughtUp.documents.map(\.sequence) == [18, 19, 20])
+        // Past the history, the changes of the last minute stay and the older ones go.
+        for n in 21...30 { _ = try await store.commit(.upsert(id: "d\(n % 3)", body: Data("{}".utf8))) }
+        _ = await ScratchPostgres.psql(url.databaseString, "UPDATE signalbox_change SET committed_at = now() - interval '2 minutes' WHERE seq <= 24")
+        _ = try await store.commit(.upsert(id: "d0", body: Data("{}".utf8)))
+        #expect(try await store.changes(after: 0, limit: 100).changes.map(\.sequence) == Array(25...31))
+        await store.close()
+    }
+
+    /// A follower's read leaves out the changes its replica holds already (its own writes).
+    @Test func aReadOfTheLogLeavesOutWhatTheReaderHolds() async throws {
+        let store = try await open(try await ScratchPostgres.freshDatabase())
+        for n in 1...6 { _ = try await store.commit(.upsert(id: "d\(n)", body: Data(#"{"n":\#(n)}"#.utf8))) }
+        let read = try await store.changes(after: 1, limit: 10, skipping: [3, 4])
+        #expect(read.head == 6 && read.changes.map(\.sequence) == [2, 5, 6])
+        #expect(read.changes.last?.body == Data(#"{"n":6}"#.utf8) && read.changes.last?.id == "d6")
+        #expect(try await store.changes(after: 1, limit: 2, skipping: [3, 4]).changes.map(\.sequence) == [2, 5])
+        // Everything after it held: the head alone.
+        let none = try await store.changes(after: 4, limit: 10, skipping: [5, 6])
+        #expect(none.head == 6 && none.changes.isEmpty && !none.server.isEmpty)
         await store.close()
     }
 

@@ -7,6 +7,7 @@ over the replicas (one wrk process per replica); writes/s counts the 2xx answers
 import json
 import os
 import re
+import resource
 import select
 import socket
 import subprocess
@@ -115,6 +116,12 @@ def postgres_cpu_seconds(pg):
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def children_cpu_seconds():
+    """User plus system CPU of this process's reaped children (the wrk processes once waited for)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run(binary, work, pg):
     """Rounds alternate between the 3-replica cluster, single-node SQLite and the 5-replica cluster."""
     report.section(f"-- write figures: {WRITERS} writers, {ROUNDS} alternating rounds of {ROUND_SECONDS} s "
@@ -138,12 +145,16 @@ def run(binary, work, pg):
         groups = {"3 replicas": clusters[3], "5 replicas": clusters[5], "SQLite": [sqlite]}
         before = {name: commit_groups(servers) for name, servers in groups.items()}
         postgres_cpu = {name: 0.0 for name in groups}  # PostgreSQL's CPU in each cluster's rounds
+        wrk_cpu = {name: 0.0 for name in groups}  # the load generator's CPU (wrk, reaped children) in those rounds
         for round_number in range(ROUNDS):
             for n, replicas in clusters.items():
-                started = postgres_cpu_seconds(pg)
+                started, wrk_started = postgres_cpu_seconds(pg), children_cpu_seconds()
                 rates[f"{n} replicas"].append(wrk_writes(replicas, ROUND_SECONDS, f"r{round_number}-c{n}"))
                 postgres_cpu[f"{n} replicas"] += postgres_cpu_seconds(pg) - started
+                wrk_cpu[f"{n} replicas"] += children_cpu_seconds() - wrk_started
+            wrk_started = children_cpu_seconds()
             rates["SQLite"].append(wrk_writes([sqlite], ROUND_SECONDS, f"r{round_number}-s"))
+            wrk_cpu["SQLite"] += children_cpu_seconds() - wrk_started
         sqlite_rate = median(rates["SQLite"])
         for name in ("3 replicas", "5 replicas"):
             rate = median(rates[name])
@@ -158,7 +169,10 @@ def run(binary, work, pg):
                        f"{(cpu_after - cpu_before) * 1e6 / max(committed, 1):,.0f} µs per write (all its servers, "
                        f"{(cpu_after - cpu_before) * 1e6 / max(committed, 1) / len(servers):,.0f} each)"
                        + (f", PostgreSQL {postgres_cpu[name] * 1e6 / max(committed, 1):,.0f} µs per write"
-                          if name != "SQLite" else ""))
+                          if name != "SQLite" else "")
+                       + f", wrk {wrk_cpu[name] * 1e6 / max(committed, 1):,.0f} µs per write; in all "
+                         f"{(cpu_after - cpu_before + postgres_cpu[name] + wrk_cpu[name]) / (ROUNDS * ROUND_SECONDS):.2f} "
+                         f"of the machine's {os.cpu_count()} cores")
     finally:
         sqlite.stop(timeout=15)
         for replicas in clusters.values():

@@ -96,7 +96,30 @@ final class IndexCore: Sendable {
         self.heavy = heavy
     }
 
-    private init(documents unordered: [Document], ranking: RankingRules.Levels) {
+    /// Builds the index over documents of existing cores (`reindexed`: each core with the numbers of
+    /// its documents to take, in order): their names are not tokenized again but read back from the
+    /// cores' forward indexes (terms with their flags, name hashes), which hold exactly what
+    /// tokenizing gives. A merge of layers or a rebuild of the base spent more than half its
+    /// instructions tokenizing names already tokenized once (issue 27 part 4).
+    static func build(
+        reindexing reindexed: [(core: IndexCore, numbers: [Int])], heavyPolicy: HeavyPrefixes.Policy, ranking: RankingRules.Levels
+    ) -> IndexCore {
+        var documents: [Document] = [], sources: [TokenizedChunk.Source] = []
+        let count = reindexed.reduce(0) { $0 + $1.numbers.count }
+        documents.reserveCapacity(count)
+        sources.reserveCapacity(count)
+        for (core, numbers) in reindexed {
+            for number in numbers {
+                documents.append(core.documents[number])
+                sources.append(TokenizedChunk.Source(core: core, number: number))
+            }
+        }
+        let plain = IndexCore(documents: documents, ranking: ranking, sources: sources)
+        return IndexCore(plain, heavy: HeavyPrefixes(core: plain, policy: heavyPolicy))
+    }
+
+    /// `sources`: where each of `unordered` was indexed before (see ``build(reindexing:heavyPolicy:ranking:)``), or nil to tokenize.
+    private init(documents unordered: [Document], ranking: RankingRules.Levels, sources: [TokenizedChunk.Source]? = nil) {
         precondition(unordered.count <= Self.maxDocuments, "more than \(Self.maxDocuments) documents in one index")
         let unorderedRanks = unordered.map(\.rank)
         let order = unordered.indices.sorted { a, b in
@@ -113,7 +136,7 @@ final class IndexCore: Sendable {
         // 1. Tokenize every name (in parallel, by chunks of documents), then intern the tokens;
         //    per document, its distinct terms with flags (`TokenizedChunk.tokenFlags`) and the hashes
         //    of its names of several words.
-        let chunks = TokenizedChunk.tokenize(documents)
+        let chunks = sources.map { sources in [TokenizedChunk(copying: order.lazy.map { sources[$0] })] } ?? TokenizedChunk.tokenize(documents)
         var interner = TermInterner(expectedTerms: documents.count * 4)
         var provisional: [UInt32] = []  // term id << 5 | flags, grouped by document
         var provisionalStarts: [UInt32] = [0]
@@ -358,6 +381,30 @@ struct TokenizedChunk: Sendable {
                 nameHashes.append(hash)
                 last = hash
             }
+            documentHashEnds.append(UInt32(nameHashes.count))
+        }
+    }
+
+    /// A document as an existing core indexed it: its number there.
+    struct Source: Sendable {
+        let core: IndexCore
+        let number: Int
+    }
+
+    /// The tokens of documents as their cores hold them: each distinct term once, with the flags
+    /// of all its occurrences (what interning the tokens one by one makes of them), and the name hashes.
+    init(copying sources: some Sequence<Source>) {
+        for source in sources {
+            let core = source.core, d = source.number
+            for i in Int(core.docTermStarts[d])..<Int(core.docTermStarts[d + 1]) {
+                let entry = core.docTerms[i]
+                let term = Int(entry & IndexCore.docMask)
+                units.append(contentsOf: core.termUnits[Int(core.termStarts[term])..<Int(core.termStarts[term + 1])])
+                tokenEnds.append(UInt32(units.count))
+                tokenFlags.append(UInt8(truncatingIfNeeded: entry >> IndexCore.flagShift))
+            }
+            documentTokenEnds.append(UInt32(tokenEnds.count))
+            nameHashes.append(contentsOf: core.nameHashes[Int(core.nameHashStarts[d])..<Int(core.nameHashStarts[d + 1])])
             documentHashEnds.append(UInt32(nameHashes.count))
         }
     }

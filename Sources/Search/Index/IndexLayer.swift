@@ -39,6 +39,12 @@ struct IndexLayer: Sendable {
         return true
     }
 
+    /// The numbers of the visible documents, in the core's order.
+    var liveNumbers: [Int] {
+        guard !tombstoneList.isEmpty else { return Array(0..<core.count) }
+        return (0..<core.count).filter { !isTombstoned(UInt32($0)) }
+    }
+
     /// The visible documents, in the core's order (rank descending).
     var liveDocuments: [Document] {
         guard !tombstoneList.isEmpty else { return core.documents }

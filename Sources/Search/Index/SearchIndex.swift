@@ -106,7 +106,7 @@ public final class SearchIndex: Sendable {
             if next.middleDocuments > configuration.maxMiddleDocuments
                 || next.base.tombstoneList.count > configuration.maxBaseTombstones
             {
-                next = Snapshot(documents: next.allDocuments, policy: configuration.heavyPolicy, ranking: next.ranking, version: next.version)
+                next = next.rebuilt(policy: configuration.heavyPolicy)
             }
             let swapped = next
             current.withLock { $0 = swapped }

@@ -55,6 +55,22 @@ final class Snapshot: Sendable {
         base.liveDocuments + middles.flatMap(\.liveDocuments) + pending.values.sorted { $0.id < $1.id }
     }
 
+    /// ``allDocuments`` rebuilt as a base (precomputed prefixes by `policy`), their terms read back
+    /// from the layers' cores instead of tokenizing every name again.
+    func rebuilt(policy: HeavyPrefixes.Policy) -> Snapshot {
+        var deltaNumbers: [String: Int] = [:]
+        for (number, document) in delta.documents.enumerated() { deltaNumbers[document.id] = number }
+        let pendingNumbers = pending.values.sorted { $0.id < $1.id }.compactMap { deltaNumbers[$0.id] }
+        guard pendingNumbers.count == pending.count, deltaNumbers.count == delta.count else {
+            // Two pending documents with one id (filed under others): tokenized again, as before.
+            return Snapshot(documents: allDocuments, policy: policy, ranking: ranking, version: version)
+        }
+        let core = IndexCore.build(
+            reindexing: [(base.core, base.liveNumbers)] + middles.map { ($0.core, $0.liveNumbers) } + [(delta, pendingNumbers)],
+            heavyPolicy: policy, ranking: ranking)
+        return Snapshot(base: IndexLayer(core), middles: [], pending: [:], delta: Self.deltaCore([], ranking: ranking), version: version)
+    }
+
     /// This snapshot with `changes` made in order (a document upserts its id, nil deletes it) and
     /// the delta rebuilt once for all of them; nil when none changes anything (deletes of unknown ids).
     func applying(_ changes: [(id: String, document: Document?)]) -> Snapshot? {
@@ -83,14 +99,17 @@ final class Snapshot: Sendable {
 
     /// The delta's documents moved into a middle layer of their own; then the two newest middle
     /// layers merge while the newer has at least as many live documents as the older.
+    /// The delta's core is the new layer's as it is: it indexes exactly the pending documents.
+    /// A merge reads its documents' terms back from the two layers' cores (no tokenizing).
     func mergingDelta() -> Snapshot {
         var middles = middles
-        middles.append(IndexLayer(Self.deltaCore(Array(pending.values), ranking: ranking)))
+        middles.append(IndexLayer(delta))
         while middles.count >= 2, middles[middles.count - 1].liveCount >= middles[middles.count - 2].liveCount {
             let newer = middles.removeLast(), older = middles.removeLast()
             // The older layer's documents first: equal ranks keep the order they had across the two.
             middles.append(IndexLayer(IndexCore.build(
-                older.liveDocuments + newer.liveDocuments, heavyPolicy: HeavyPrefixes.Policy(maxUnits: 0), ranking: ranking)))
+                reindexing: [(older.core, older.liveNumbers), (newer.core, newer.liveNumbers)],
+                heavyPolicy: HeavyPrefixes.Policy(maxUnits: 0), ranking: ranking)))
         }
         return Snapshot(base: base, middles: middles, pending: [:], delta: Self.deltaCore([], ranking: ranking), version: version)
     }

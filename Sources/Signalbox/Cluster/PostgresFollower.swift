@@ -77,16 +77,25 @@ final class PostgresFollower: Sendable {
         var cursor = applier.applied.value
         while true {
             // Read once: the applier moves on meanwhile (this replica's own commits), and the
-            // log is checked for contiguity against the position the query asked from.
-            let from = max(cursor, applier.applied.value)
-            let (head, changes, server) = try await store.changes(after: from, limit: batch)
+            // log is checked for contiguity against the position the query asked from. The
+            // changes this replica holds already (its own writes, staged) are left out of the read.
+            let held = applier.held(limit: Self.skippedAtMost)
+            let from = max(cursor, held.through)
+            let skipped = held.later.filter { $0 > from }
+            let (head, changes, server) = try await store.changes(after: from, limit: batch, skipping: skipped)
             if try await answeredByAnotherServer(server) {
                 cursor = applier.applied.value  // where the check left this replica (maybe further back)
                 continue
             }
             metrics.headSeen(head)
-            guard head > from else { return }
-            guard let first = changes.first, first.sequence == from + 1 else {
+            // The first change the read should return: the log's next one that was not left out.
+            var expected = from + 1
+            for sequence in skipped where sequence == expected { expected += 1 }
+            guard head >= expected else {
+                applier.offer([])  // staged changes whose writers have not asked yet
+                return
+            }
+            guard let first = changes.first, first.sequence == expected else {
                 // Pruned from the log: the documents table has the latest of each.
                 let missed = try await store.documents(changedAfter: from)
                 logger.warning(
@@ -100,9 +109,13 @@ final class PostgresFollower: Sendable {
             }
             applier.offer(try applier.unseen(changes).map(ChangeApplier.Change.init))
             cursor = changes.last?.sequence ?? cursor
-            if changes.count < batch && cursor >= head { return }
+            // Fewer than asked for: the read held every change through the head it saw (those left out aside).
+            if changes.count < batch { return }
         }
     }
+
+    /// At most this many held sequence numbers are left out of a read (the lowest): the rest are read again.
+    static let skippedAtMost = 1_024
 
     /// Whether `server` differs from the one that answered before; if so, the history this
     /// replica served has been checked against it (and rewound where they parted) on return.
@@ -214,7 +227,14 @@ final class PostgresFollower: Sendable {
                 try await connection.listen(on: PostgresStore.channel) { notifications in
                     wake()  // what was committed while this listener was away
                     for try await notification in notifications {
-                        if let head = Int64(notification.payload) { metrics.headSeen(head) }
+                        if let head = Int64(notification.payload) {
+                            metrics.headSeen(head)
+                            // This replica's own commit (staged already) or one it has read: nothing to read.
+                            if head <= applier.heldThrough {
+                                applier.offer([])
+                                continue
+                            }
+                        }
                         wake()
                     }
                 }

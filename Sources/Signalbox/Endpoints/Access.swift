@@ -133,11 +133,19 @@ struct Access: Sendable {
     /// `Authorization: Bearer <credential>`, else `?token=` (an `EventSource` cannot set headers).
     private static func credential(of request: Request) throws(HTTPError) -> String? {
         if let header = request.headerFields[.authorization] {
-            let scheme = "bearer "
-            guard header.utf8.count > scheme.utf8.count, header.prefix(scheme.count).lowercased() == scheme else {
+            // Compared and trimmed as bytes (space and tab): Foundation's `lowercased()` and
+            // `trimmingCharacters(in:)` cost about 22,000 instructions a request.
+            let bytes = header.utf8, scheme = "bearer ".utf8
+            guard bytes.count > scheme.count,
+                zip(bytes, scheme).allSatisfy({ byte, expected in (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected })
+            else {
                 throw unauthorized("Send Authorization: Bearer <key or token>.")
             }
-            return String(header.dropFirst(scheme.count)).trimmingCharacters(in: .whitespaces)
+            let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+            var start = bytes.index(bytes.startIndex, offsetBy: scheme.count), end = bytes.endIndex
+            while start < end, isBlank(bytes[start]) { start = bytes.index(after: start) }
+            while start < end, isBlank(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+            return String(Substring(bytes[start..<end]))
         }
         return request.queryItems(named: "token").first.flatMap { $0.isEmpty ? nil : $0 }
     }

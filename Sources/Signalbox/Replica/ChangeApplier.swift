@@ -155,6 +155,29 @@ final class ChangeApplier: Sendable {
         }
     }
 
+    /// The latest sequence number through which this replica holds every change: applied, or
+    /// waiting in order to be (its own writes are staged as soon as they are durable). A
+    /// notification of a head up to it brings nothing to read.
+    var heldThrough: Int64 {
+        state.withLock { state in
+            var through = state.applied
+            while state.pending[through + 1] != nil { through += 1 }
+            return through
+        }
+    }
+
+    /// ``heldThrough`` and the later changes this replica holds (at most `limit`, the lowest),
+    /// waiting behind a missing one: a read of the log starts after the one and leaves out the
+    /// others (this replica's own writes, which it would otherwise read back).
+    func held(limit: Int) -> (through: Int64, later: [Int64]) {
+        state.withLock { state in
+            var through = state.applied
+            while state.pending[through + 1] != nil { through += 1 }
+            let later = state.pending.keys.filter { $0 > through }.sorted().prefix(limit)
+            return (through, Array(later))
+        }
+    }
+
     /// The changes of `changes` this replica has neither applied nor been offered: the follower
     /// decodes only those (a replica's own writes come back in the log it reads).
     func unseen(_ changes: [StoredChange]) -> [StoredChange] {

@@ -189,7 +189,8 @@ public final class CollectionIndex: Sendable {
         // A segment numbers at most `SegmentText.maxDocuments`: a larger batch makes several.
         for start in stride(from: 0, to: recent.count, by: SegmentText.maxDocuments) {
             let slice = Array(recent[start..<min(start + SegmentText.maxDocuments, recent.count)])
-            snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(slice, layout: layout)))
+            let kept = slice.count < configuration.recentSegmentDocuments ? slice : nil
+            snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(slice, layout: layout), recentDocuments: kept))
         }
     }
 
@@ -206,6 +207,9 @@ public final class CollectionIndex: Sendable {
     /// The live documents of a part, decoded again from their bodies (on all cores when many).
     func liveDocuments(_ part: CollectionSnapshot.Part) -> [CollectionDocument] {
         let segment = part.segment
+        if let kept = part.recentDocuments {
+            return kept.filter { document in segment.number(of: document.id).map { !part.deleted.contains($0) } ?? false }
+        }
         let chunks = segment.count < 4_096 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
         let size = (segment.count + chunks - 1) / chunks
         let results = Locked<[[CollectionDocument]]>(Array(repeating: [], count: chunks))

@@ -1,0 +1,42 @@
+import Testing
+
+@testable import Search
+
+/// A core built from the terms other cores hold (a merge of layers, a rebuild of the base) is
+/// the core that tokenizing the same documents builds, array for array.
+@Suite struct IndexCoreReindexTests {
+    static func same(_ a: IndexCore, _ b: IndexCore) -> Bool {
+        a.documents == b.documents && a.termUnits == b.termUnits && a.termStarts == b.termStarts && a.termKeys == b.termKeys
+            && a.runEnds == b.runEnds && a.postings == b.postings && a.postingStarts == b.postingStarts
+            && a.docTermStarts == b.docTermStarts && documentTerms(a) == documentTerms(b) && a.nameHashes == b.nameHashes
+            && a.nameHashStarts == b.nameHashStarts && a.rankOffsets == b.rankOffsets && a.countries == b.countries
+    }
+
+    /// Each document's terms with their flags, in term order (a core keeps them in the order it
+    /// first met them, which the searches do not depend on).
+    static func documentTerms(_ core: IndexCore) -> [[UInt32]] {
+        (0..<core.count).map { d in core.docTerms[Int(core.docTermStarts[d])..<Int(core.docTermStarts[d + 1])].sorted() }
+    }
+
+    @Test func aCoreFromOtherCoresTermsIsTheTokenizedOne() {
+        // Cities with alternate names in many scripts, repeated words and names of several words.
+        let cities = Array(Cities.documents.prefix(3_000))
+        let extra = [
+            Document(id: "x1", name: "New York New", alternateNames: ["Big Apple", "new", "NYC"], rank: 5),
+            Document(id: "x2", name: "Saint-Étienne", alternateNames: ["Sankt Etienne", "東京 タワー"], rank: 5),
+        ]
+        let ranking = RankingRules.Levels(.default)
+        let none = HeavyPrefixes.Policy(maxUnits: 0)
+        let older = IndexCore.build(Array(cities[0..<1_200]) + extra, heavyPolicy: none, ranking: ranking)
+        let newer = IndexCore.build(Array(cities[1_200..<3_000]), heavyPolicy: none, ranking: ranking)
+        // Some of each left out, as tombstones would.
+        let olderNumbers = (0..<older.count).filter { $0 % 5 != 1 }, newerNumbers = (0..<newer.count).filter { $0 % 7 != 3 }
+        let documents = olderNumbers.map { older.documents[$0] } + newerNumbers.map { newer.documents[$0] }
+        for policy in [none, HeavyPrefixes.Policy(maxUnits: 4, minPostings: 50)] {
+            let reindexed = IndexCore.build(reindexing: [(older, olderNumbers), (newer, newerNumbers)], heavyPolicy: policy, ranking: ranking)
+            let tokenized = IndexCore.build(documents, heavyPolicy: policy, ranking: ranking)
+            #expect(Self.same(reindexed, tokenized))
+            #expect(reindexed.heavy.keys == tokenized.heavy.keys && reindexed.heavy.entries.count == tokenized.heavy.entries.count)
+        }
+    }
+}
