@@ -129,6 +129,62 @@ extension TermKeys {
         return a
     }
 
+    /// `upperBound` for the run of the key at `lo - 1` (which has `c` at `depth`), likely short:
+    /// deep in a walk a child holds a few keys. Probes 1, 2, 4... keys on, then a binary search
+    /// within the last step: the same bound in a few reads instead of a search of all `hi - lo`.
+    @inline(__always) func gallopingUpperBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
+        var known = lo - 1, step = 1  // the last key known to have `c` at `depth`
+        while true {
+            let probe = known + step
+            if probe >= hi || unit(probe, depth) > c { return upperBound(of: c, from: known + 1, to: min(probe, hi), depth: depth) }
+            known = probe
+            step <<= 1
+        }
+    }
+
+    /// The keys in `lo..<hi` (which share `depth` units and all have more) whose units from
+    /// `depth` on start with `suffix`: the node a walk reaches by reading `suffix` one unit at a
+    /// time, found by one binary search (and a galloping one for its end when it is not empty).
+    @inline(__always) func range(continuing suffix: UnsafeBufferPointer<UInt16>, depth: Int, lo: Int, hi: Int) -> Range<Int> {
+        let first = suffix[0]
+        // -1, 0, 1: the key at `position` before, continuing with, after `suffix` (a key that ends
+        // first sorts before the keys it is a prefix of).
+        func compare(_ position: Int) -> Int {
+            let u = unit(position, depth)
+            if u != first { return u < first ? -1 : 1 }
+            guard suffix.count > 1 else { return 0 }
+            let length = self.length(position)
+            for k in 1..<suffix.count {
+                if depth + k == length { return -1 }
+                let u = unit(position, depth + k), c = suffix[k]
+                if u != c { return u < c ? -1 : 1 }
+            }
+            return 0
+        }
+        var (a, b) = (lo, hi)
+        while a < b {  // first key not before the suffix
+            let mid = (a + b) >> 1
+            if compare(mid) < 0 { a = mid + 1 } else { b = mid }
+        }
+        guard a < hi, compare(a) == 0 else { return a..<a }
+        // Its end: probes 1, 2, 4... keys on (most such nodes hold a key or two), then a binary
+        // search within the last step.
+        var known = a, step = 1  // the last key known to continue with the suffix
+        while true {
+            let probe = known + step
+            if probe >= hi || compare(probe) > 0 {
+                var (x, y) = (known + 1, min(probe, hi))
+                while x < y {
+                    let mid = (x + y) >> 1
+                    if compare(mid) <= 0 { x = mid + 1 } else { y = mid }
+                }
+                return a..<x
+            }
+            known = probe
+            step <<= 1
+        }
+    }
+
     /// The keys in `lo..<hi` that start with `prefix` (two binary searches).
     func range(startingWith prefix: UnsafeBufferPointer<UInt16>, lo: Int, hi: Int) -> Range<Int> {
         // The prefix's first four units packed like the keys: one comparison decides most steps
@@ -187,7 +243,7 @@ struct SortedTermKeys: TermKeys {
         case 1: return Int(runEnds.0[child])
         case 2: return Int(runEnds.1[child])
         case 3: return Int(runEnds.2[child])
-        default: return upperBound(of: c, from: child + 1, to: hi, depth: depth)
+        default: return gallopingUpperBound(of: c, from: child + 1, to: hi, depth: depth)
         }
     }
 }
@@ -213,6 +269,6 @@ struct PermutedTermKeys: TermKeys {
     @inline(__always) func packedKey(_ position: Int) -> UInt64 { keys[position] }
     @inline(__always) func termLength(keyLength: Int) -> Int { keyLength + 1 }
     @inline(__always) func childEnd(_ child: Int, depth: Int, unit c: UInt16, hi: Int) -> Int {
-        upperBound(of: c, from: child + 1, to: hi, depth: depth)
+        gallopingUpperBound(of: c, from: child + 1, to: hi, depth: depth)
     }
 }
