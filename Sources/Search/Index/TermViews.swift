@@ -106,6 +106,10 @@ protocol TermKeys {
     func termLength(keyLength: Int) -> Int
     /// End of the run of keys from `child` on (`lo..<hi` share `depth` units) with `unit` at `depth`.
     func childEnd(_ child: Int, depth: Int, unit: UInt16, hi: Int) -> Int
+    /// First key in `lo..<hi` whose unit at `depth` is at least `c` (all have a unit there).
+    func lowerBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int
+    /// First key in `lo..<hi` whose unit at `depth` is above `c`.
+    func upperBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int
 }
 
 extension TermKeys {
@@ -245,6 +249,42 @@ struct SortedTermKeys: TermKeys {
         case 3: return Int(runEnds.2[child])
         default: return gallopingUpperBound(of: c, from: child + 1, to: hi, depth: depth)
         }
+    }
+
+    // The binary searches of a walk read one array at one depth: which one, and the shift into
+    // the packed key, are decided once, not at every probe (`unit` decides them each time).
+    @inline(__always) func lowerBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
+        var a = lo, b = hi
+        if depth < 4 {
+            let shift = UInt64(48 - 16 * depth)
+            while a < b {
+                let mid = (a + b) >> 1
+                if UInt16(truncatingIfNeeded: keys[mid] >> shift) < c { a = mid + 1 } else { b = mid }
+            }
+        } else {
+            while a < b {
+                let mid = (a + b) >> 1
+                if units[Int(starts[mid]) &+ depth] < c { a = mid + 1 } else { b = mid }
+            }
+        }
+        return a
+    }
+
+    @inline(__always) func upperBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
+        var a = lo, b = hi
+        if depth < 4 {
+            let shift = UInt64(48 - 16 * depth)
+            while a < b {
+                let mid = (a + b) >> 1
+                if UInt16(truncatingIfNeeded: keys[mid] >> shift) <= c { a = mid + 1 } else { b = mid }
+            }
+        } else {
+            while a < b {
+                let mid = (a + b) >> 1
+                if units[Int(starts[mid]) &+ depth] <= c { a = mid + 1 } else { b = mid }
+            }
+        }
+        return a
     }
 }
 
