@@ -147,46 +147,26 @@ extension TermKeys {
     }
 
     /// The keys in `lo..<hi` (which share `depth` units and all have more) whose units from
-    /// `depth` on start with `suffix`: the node a walk reaches by reading `suffix` one unit at a
-    /// time, found by one binary search (and a galloping one for its end when it is not empty).
+    /// `depth` on start with `suffix`: the node a walk reaches by reading `suffix` one unit a
+    /// level, found with the walk's own searches but without visiting the nodes on the way.
     @inline(__always) func range(continuing suffix: UnsafeBufferPointer<UInt16>, depth: Int, lo: Int, hi: Int) -> Range<Int> {
-        let first = suffix[0]
-        // -1, 0, 1: the key at `position` before, continuing with, after `suffix` (a key that ends
-        // first sorts before the keys it is a prefix of).
-        func compare(_ position: Int) -> Int {
-            let u = unit(position, depth)
-            if u != first { return u < first ? -1 : 1 }
-            guard suffix.count > 1 else { return 0 }
-            let length = self.length(position)
-            for k in 1..<suffix.count {
-                if depth + k == length { return -1 }
-                let u = unit(position, depth + k), c = suffix[k]
-                if u != c { return u < c ? -1 : 1 }
-            }
-            return 0
-        }
-        var (a, b) = (lo, hi)
-        while a < b {  // first key not before the suffix
-            let mid = (a + b) >> 1
-            if compare(mid) < 0 { a = mid + 1 } else { b = mid }
-        }
-        guard a < hi, compare(a) == 0 else { return a..<a }
-        // Its end: probes 1, 2, 4... keys on (most such nodes hold a key or two), then a binary
-        // search within the last step.
-        var known = a, step = 1  // the last key known to continue with the suffix
-        while true {
-            let probe = known + step
-            if probe >= hi || compare(probe) > 0 {
-                var (x, y) = (known + 1, min(probe, hi))
-                while x < y {
-                    let mid = (x + y) >> 1
-                    if compare(mid) <= 0 { x = mid + 1 } else { y = mid }
+        var (lo, hi) = (lo, hi)
+        for k in suffix.indices {
+            let d = depth + k, c = suffix[k]
+            if k > 0 {  // keys that end at this node come first
+                if Self.keysAreDistinct {
+                    if length(lo) == d { lo += 1 }
+                } else {
+                    while lo < hi, length(lo) == d { lo += 1 }
                 }
-                return a..<x
+                if lo == hi { return lo..<lo }
             }
-            known = probe
-            step <<= 1
+            let start = lowerBound(of: c, from: lo, to: hi, depth: d)
+            guard start < hi, unit(start, d) == c else { return start..<start }
+            hi = childEnd(start, depth: d, unit: c, hi: hi)
+            lo = start
         }
+        return lo..<hi
     }
 
     /// The keys in `lo..<hi` that start with `prefix` (two binary searches).
