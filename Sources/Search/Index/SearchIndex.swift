@@ -127,10 +127,18 @@ public final class SearchIndex: Sendable {
         let snapshot = snapshot
         guard !parsed.words.isEmpty else { return SearchResult(query: text, total: 0, hits: []) }
         let need = parsed.offset + parsed.limit
-        let (ranked, total, earlyTypos) = scratches.withScratch { scratch in
+        return scratches.withScratch { scratch in
             let base = snapshot.base.core.search(parsed.words, filter: snapshot.base.filter(for: parsed), need: need, scratch: scratch)
+            var buffer = TokenBuffer()
+            swap(&buffer, &scratch.highlightBuffer)  // moved out, not shared: no copy, one access check
+            defer { swap(&buffer, &scratch.highlightBuffer) }
             guard !snapshot.middles.isEmpty || snapshot.delta.count > 0 else {
-                return (base.keys.map { (key: $0, core: snapshot.base.core) }, base.total, base.earlyTypos)
+                // One layer (no write since the last rebuild): every hit is the base's.
+                let core = snapshot.base.core
+                let hits = base.keys.dropFirst(parsed.offset).map { key in
+                    hit(key, core: core, parsed, earlyTypos: base.earlyTypos, buffer: &buffer)
+                }
+                return SearchResult(query: text, total: base.total, hits: hits)
             }
             // The layers' hits merged by tier, then rank; equal ones keep the older layer's first.
             var merged = base.keys.map { (key: $0, core: snapshot.base.core, layer: 0) }
@@ -150,18 +158,20 @@ public final class SearchIndex: Sendable {
                 if r != s { return r > s }
                 return a.layer == b.layer ? a.key < b.key : a.layer < b.layer
             }
-            return (merged.prefix(need).map { (key: $0.key, core: $0.core) }, total, earlyTypos)
+            let hits = merged.prefix(need).dropFirst(parsed.offset).map { entry in
+                hit(entry.key, core: entry.core, parsed, earlyTypos: earlyTypos, buffer: &buffer)
+            }
+            return SearchResult(query: text, total: total, hits: hits)
         }
-        var buffer = TokenBuffer()
-        buffer.reserve(units: 64)
-        let hits = ranked.dropFirst(parsed.offset).map { entry in
-            let document = entry.core.documents[RankKey.document(entry.key)]
-            return Hit(
-                document: document,
-                highlight: Highlighter.ranges(in: document.name, words: parsed.words, typos: RankKey.typos(entry.key) > 0,
-                    earlyTypos: earlyTypos, buffer: &buffer),
-                wordsMatched: parsed.words.count - RankKey.missing(entry.key), typos: RankKey.typos(entry.key))
-        }
-        return SearchResult(query: text, total: total, hits: hits)
+    }
+
+    /// The hit of ranking key `key` of `core`, its name highlighted.
+    private func hit(_ key: UInt64, core: IndexCore, _ parsed: ParsedQuery, earlyTypos: Bool, buffer: inout TokenBuffer) -> Hit {
+        let document = core.documents[RankKey.document(key)]
+        return Hit(
+            document: document,
+            highlight: Highlighter.ranges(in: document.name, words: parsed.words, typos: RankKey.typos(key) > 0,
+                earlyTypos: earlyTypos, buffer: &buffer),
+            wordsMatched: parsed.words.count - RankKey.missing(key), typos: RankKey.typos(key))
     }
 }

@@ -8,6 +8,8 @@ final class SearchScratch: @unchecked Sendable {
     var accumulator = Accumulator(capacity: 0)
     var matches: [TermMatch] = []
     var heap: [UInt64] = []
+    /// The highlighter's working memory (`Highlighter.ranges`), kept across queries.
+    var highlightBuffer = TokenBuffer()
     /// Match masks of the typo automaton by UTF-16 unit (`TypoState`); all zero between walks.
     let typoMasks: UnsafeMutablePointer<UInt64> = {
         let masks = UnsafeMutablePointer<UInt64>.allocate(capacity: 0x10000)

@@ -106,6 +106,10 @@ protocol TermKeys {
     func termLength(keyLength: Int) -> Int
     /// End of the run of keys from `child` on (`lo..<hi` share `depth` units) with `unit` at `depth`.
     func childEnd(_ child: Int, depth: Int, unit: UInt16, hi: Int) -> Int
+    /// First key in `lo..<hi` whose unit at `depth` is at least `c` (all have a unit there).
+    func lowerBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int
+    /// First key in `lo..<hi` whose unit at `depth` is above `c`.
+    func upperBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int
 }
 
 extension TermKeys {
@@ -127,6 +131,42 @@ extension TermKeys {
             if unit(mid, depth) <= c { a = mid + 1 } else { b = mid }
         }
         return a
+    }
+
+    /// `upperBound` for the run of the key at `lo - 1` (which has `c` at `depth`), likely short:
+    /// deep in a walk a child holds a few keys. Probes 1, 2, 4... keys on, then a binary search
+    /// within the last step: the same bound in a few reads instead of a search of all `hi - lo`.
+    @inline(__always) func gallopingUpperBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
+        var known = lo - 1, step = 1  // the last key known to have `c` at `depth`
+        while true {
+            let probe = known + step
+            if probe >= hi || unit(probe, depth) > c { return upperBound(of: c, from: known + 1, to: min(probe, hi), depth: depth) }
+            known = probe
+            step <<= 1
+        }
+    }
+
+    /// The keys in `lo..<hi` (which share `depth` units and all have more) whose units from
+    /// `depth` on start with `suffix`: the node a walk reaches by reading `suffix` one unit a
+    /// level, found with the walk's own searches but without visiting the nodes on the way.
+    @inline(__always) func range(continuing suffix: UnsafeBufferPointer<UInt16>, depth: Int, lo: Int, hi: Int) -> Range<Int> {
+        var (lo, hi) = (lo, hi)
+        for k in suffix.indices {
+            let d = depth + k, c = suffix[k]
+            if k > 0 {  // keys that end at this node come first
+                if Self.keysAreDistinct {
+                    if length(lo) == d { lo += 1 }
+                } else {
+                    while lo < hi, length(lo) == d { lo += 1 }
+                }
+                if lo == hi { return lo..<lo }
+            }
+            let start = lowerBound(of: c, from: lo, to: hi, depth: d)
+            guard start < hi, unit(start, d) == c else { return start..<start }
+            hi = childEnd(start, depth: d, unit: c, hi: hi)
+            lo = start
+        }
+        return lo..<hi
     }
 
     /// The keys in `lo..<hi` that start with `prefix` (two binary searches).
@@ -187,8 +227,44 @@ struct SortedTermKeys: TermKeys {
         case 1: return Int(runEnds.0[child])
         case 2: return Int(runEnds.1[child])
         case 3: return Int(runEnds.2[child])
-        default: return upperBound(of: c, from: child + 1, to: hi, depth: depth)
+        default: return gallopingUpperBound(of: c, from: child + 1, to: hi, depth: depth)
         }
+    }
+
+    // The binary searches of a walk read one array at one depth: which one, and the shift into
+    // the packed key, are decided once, not at every probe (`unit` decides them each time).
+    @inline(__always) func lowerBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
+        var a = lo, b = hi
+        if depth < 4 {
+            let shift = UInt64(48 - 16 * depth)
+            while a < b {
+                let mid = (a + b) >> 1
+                if UInt16(truncatingIfNeeded: keys[mid] >> shift) < c { a = mid + 1 } else { b = mid }
+            }
+        } else {
+            while a < b {
+                let mid = (a + b) >> 1
+                if units[Int(starts[mid]) &+ depth] < c { a = mid + 1 } else { b = mid }
+            }
+        }
+        return a
+    }
+
+    @inline(__always) func upperBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
+        var a = lo, b = hi
+        if depth < 4 {
+            let shift = UInt64(48 - 16 * depth)
+            while a < b {
+                let mid = (a + b) >> 1
+                if UInt16(truncatingIfNeeded: keys[mid] >> shift) <= c { a = mid + 1 } else { b = mid }
+            }
+        } else {
+            while a < b {
+                let mid = (a + b) >> 1
+                if units[Int(starts[mid]) &+ depth] <= c { a = mid + 1 } else { b = mid }
+            }
+        }
+        return a
     }
 }
 
@@ -213,6 +289,6 @@ struct PermutedTermKeys: TermKeys {
     @inline(__always) func packedKey(_ position: Int) -> UInt64 { keys[position] }
     @inline(__always) func termLength(keyLength: Int) -> Int { keyLength + 1 }
     @inline(__always) func childEnd(_ child: Int, depth: Int, unit c: UInt16, hi: Int) -> Int {
-        upperBound(of: c, from: child + 1, to: hi, depth: depth)
+        gallopingUpperBound(of: c, from: child + 1, to: hi, depth: depth)
     }
 }

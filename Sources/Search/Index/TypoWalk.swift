@@ -297,7 +297,8 @@ private struct TypoWalker<Keys: TermKeys> {
         } else {
             // Every live state is at the bound: only units that match the word there (or end a
             // transposition) keep one alive. Look those children up, each distinct unit once.
-            var positions = state.live(level: bound) | state.transposing(level: bound)
+            let live = state.live(level: bound), transposing = state.transposing(level: bound)
+            var positions = live | transposing
             var distinct: UInt64 = 0
             while positions != 0 {
                 distinct |= 1 << UInt64(canonical[positions.trailingZeroBitCount])
@@ -309,6 +310,27 @@ private struct TypoWalker<Keys: TermKeys> {
                 let start = keys.lowerBound(of: c, from: first, to: hi, depth: depth)
                 guard start < hi, keys.unit(start, depth) == c else { continue }
                 let end = keys.childEnd(start, depth: depth, unit: c, hi: hi)
+                // One live position `i` reads `c` (no transposition ends with it): no further typo
+                // is allowed, so the walk below can only follow the rest of `word[i...]` to its
+                // end, one unit a level. One search finds that node; the state there is the same.
+                let reading = live & masks[Int(c)] >> 1
+                let i = reading.trailingZeroBitCount
+                if i < word.count - 1, reading & (reading &- 1) == 0, transposing & masks[Int(c)] >> 1 == 0 {
+                    var lo = start  // below the child: keys that end there come first
+                    if Keys.keysAreDistinct {
+                        if keys.length(lo) == depth + 1 { lo += 1 }
+                    } else {
+                        while lo < end, keys.length(lo) == depth + 1 { lo += 1 }
+                    }
+                    guard lo < end else { continue }
+                    let rest = UnsafeBufferPointer(rebasing: word[(i + 1)...])
+                    let node = keys.range(continuing: rest, depth: depth + 1, lo: lo, hi: end)
+                    guard !node.isEmpty else { continue }
+                    var state = state.step(masks[Int(c)], bound: bound)
+                    for unit in rest { state = state.step(masks[Int(unit)], bound: bound) }
+                    visit(lo: node.lowerBound, hi: node.upperBound, depth: depth + 1 + rest.count, state: state, covered: covered, into: &matches)
+                    continue
+                }
                 descend(lo: start, hi: end, depth: depth, state: state.step(masks[Int(c)], bound: bound), bound: bound, covered: covered, into: &matches)
             }
         }

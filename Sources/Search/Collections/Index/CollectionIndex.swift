@@ -161,7 +161,7 @@ public final class CollectionIndex: Sendable {
             next.revision += 1
             if let prepared, accepts(prepared, pending: pending) {
                 next.parts.removeAll { $0.liveCount == 0 && !state.merging.contains($0.segment.serial) }
-                next.parts.append(contentsOf: prepared.segments.map(CollectionSnapshot.Part.init))
+                next.parts.append(contentsOf: prepared.segments.map { CollectionSnapshot.Part($0) })
             } else {
                 addRecent(&next, adding: Array(pending.values), merging: state.merging)
             }
