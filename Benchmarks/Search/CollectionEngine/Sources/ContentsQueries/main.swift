@@ -41,7 +41,7 @@ let schema = try CollectionSchema.decode(json: Data(contentsOf: URL(fileURLWithP
 var documents: [CollectionDocument] = []
 documents.reserveCapacity(limit)
 let loadStarted = Date()
-let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/contents.ndjson"))
+var data = try Data(contentsOf: URL(fileURLWithPath: directory + "/contents.ndjson"))
 data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
     let bytes = raw.bindMemory(to: UInt8.self)
     var start = 0
@@ -52,9 +52,20 @@ data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
         start = end + 1
     }
 }
-/// VmRSS in MiB, after the heap's free memory went back (`HeapTrim`).
+/// glibc's `malloc_stats` (not in the Glibc module): each arena's bytes taken from the system and
+/// in use, on standard error.
+let mallocStats: (@convention(c) () -> Void)? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_stats").map {
+    unsafeBitCast($0, to: (@convention(c) () -> Void).self)
+}
+
+/// VmRSS in MiB, after the heap's free memory went back (`HeapTrim`); with CONTENTS_QUERIES_HEAP=1
+/// also glibc's `malloc_stats` (arena slack: system bytes against bytes in use).
 func residentMiB() -> String {
     HeapTrim.release()
+    if ProcessInfo.processInfo.environment["CONTENTS_QUERIES_HEAP"] == "1" {
+        fflush(stdout)
+        mallocStats?()
+    }
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
     let kib = Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan
@@ -64,6 +75,9 @@ func residentMiB() -> String {
 var index = CollectionIndex(schema: schema, documents: documents)
 documents = []
 print("\(index.count) documents indexed in \(String(format: "%.1f", Date().timeIntervalSince(loadStarted))) s; resident \(residentMiB())")
+// The file read and its lines: what remains is the index (and the runtime).
+data = Data()
+print("with the file's bytes let go: \(residentMiB())")
 
 let filterParser = FilterParser(schema: schema)
 let section = try filterParser.parse("section = libs")
