@@ -11,7 +11,7 @@ final class QuietCollections: Sendable {
     /// The collections whose revision is the one of the previous check, and whether to trim now
     /// (every collection quiet, after a change since the last time this answered true).
     func check(_ revisions: [(name: String, revision: UInt64)]) -> (quiet: Set<String>, trimHeap: Bool) {
-        lastSeen.withLock { seen in
+        lastSeen.withLock { seen -> (quiet: Set<String>, trimHeap: Bool) in
             var quiet = Set<String>()
             for (name, revision) in revisions {
                 if seen.revisions[name] == revision {
