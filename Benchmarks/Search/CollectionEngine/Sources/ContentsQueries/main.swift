@@ -63,7 +63,7 @@ let mallocStats: (@convention(c) () -> Void)? = dlsym(UnsafeMutableRawPointer(bi
 func residentMiB() -> String {
     HeapTrim.release()
     if ProcessInfo.processInfo.environment["CONTENTS_QUERIES_HEAP"] == "1" {
-        fflush(stdout)
+        fflush(nil)  // stdout first: the stats go to stderr
         mallocStats?()
     }
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
