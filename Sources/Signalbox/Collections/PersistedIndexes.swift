@@ -49,9 +49,8 @@ final class PersistedIndexes: Sendable {
     private let saved = Locked<[String: (index: ObjectIdentifier, version: UInt64)]>([:])
     /// Saves one at a time (the periodic one, the one after start, the one at shutdown).
     private let saving = DispatchQueue(label: "signalbox.index.save", qos: .utility)
-    /// Each collection's index revision at the last quiet check (``saveQuiet(_:epoch:marking:)``), and
-    /// whether one changed since the heap was last trimmed.
-    private let lastSeen = Locked<(revisions: [String: UInt64], changedSinceTrim: Bool)>(([:], false))
+    /// Which collections went quiet since the last check (``saveQuiet(_:epoch:marking:)``).
+    private let quietCollections = QuietCollections()
     /// How often the service checks for collections gone quiet (``saveQuiet(_:epoch:marking:)``).
     static let quietCheckInterval = 1.0
     /// The open `.lock` file holding the directory's lock; -1 once released.
@@ -116,6 +115,25 @@ final class PersistedIndexes: Sendable {
 
     private func folder(_ collection: String) -> String { directory + "/" + collection }
 
+    /// The collections with a folder in ``directory``.
+    private func collectionFolders() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { CollectionSchema.isValidCollectionName($0) }
+    }
+
+    /// Runs `work` on `collection`'s folder and logs "collection index `done`" with what it
+    /// returns and how long it took, or "collection index `failed`" with its error.
+    private func logged(_ collection: String, done: String, failed: String, _ work: () throws -> Logger.Metadata) {
+        let started = ContinuousClock.now
+        do {
+            var metadata = try work()
+            metadata["collection"] = "\(collection)"
+            metadata["took"] = "\(ContinuousClock.now - started)"
+            logger.info("collection index \(done)", metadata: metadata)
+        } catch {
+            logger.warning("collection index \(failed)", metadata: ["collection": "\(collection)", "error": "\(error)"])
+        }
+    }
+
     /// The mark saved with `collection`'s index, if it names that index's `sequence`.
     private func readMark(_ collection: String, sequence: Int64) -> IndexMark? {
         guard let data = FileManager.default.contents(atPath: folder(collection) + "/" + Self.markName),
@@ -142,24 +160,14 @@ final class PersistedIndexes: Sendable {
     /// Every collection's saved index that loads; those that do not are logged (and rebuilt by the
     /// caller). Its segments are read by a `concurrentPerform`: call it off the pool (a thread of its own).
     func loadAll() -> [String: Loaded] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
-            CollectionSchema.isValidCollectionName($0)
-        }
         var loaded: [String: Loaded] = [:]
-        for name in names.sorted() {
-            let started = ContinuousClock.now
-            do {
+        for name in collectionFolders().sorted() {
+            logged(name, done: "loaded", failed: "not loaded: it is rebuilt from the store") { () throws -> Logger.Metadata in
                 let (index, epoch) = try CollectionIndex.restore(from: folder(name))
-                loaded[name] = Loaded(index: index, epoch: epoch, mark: readMark(name, sequence: index.sequence))
+                let mark = readMark(name, sequence: index.sequence)
+                loaded[name] = Loaded(index: index, epoch: epoch, mark: mark)
                 saved.withLock { $0[name] = (ObjectIdentifier(index), index.revision) }
-                logger.info(
-                    "collection index loaded",
-                    metadata: [
-                        "collection": "\(name)", "documents": "\(index.count)", "sequence": "\(index.sequence)",
-                        "marked": "\(loaded[name]?.mark != nil)", "took": "\(ContinuousClock.now - started)",
-                    ])
-            } catch {
-                logger.warning("collection index not loaded: it is rebuilt from the store", metadata: ["collection": "\(name)", "error": "\(error)"])
+                return ["documents": "\(index.count)", "sequence": "\(index.sequence)", "marked": "\(mark != nil)"]
             }
         }
         return loaded
@@ -190,21 +198,7 @@ final class PersistedIndexes: Sendable {
     ) {
         saving.async { [self] in
             let all = collections()
-            var quiet = Set<String>()
-            let trim = lastSeen.withLock { seen -> Bool in
-                for collection in all {
-                    let revision = collection.index.revision
-                    if seen.revisions[collection.name] == revision {
-                        quiet.insert(collection.name)
-                    } else {
-                        seen.changedSinceTrim = true
-                    }
-                    seen.revisions[collection.name] = revision
-                }
-                guard seen.changedSinceTrim, quiet.count == all.count else { return false }
-                seen.changedSinceTrim = false
-                return true
-            }
+            let (quiet, trim) = quietCollections.check(all)
             saveNow(all, epoch: epoch, marking: marking, only: quiet)
             if trim { HeapTrim.release() }
         }
@@ -241,8 +235,7 @@ final class PersistedIndexes: Sendable {
             let index = collection.index
             let current = (index: ObjectIdentifier(index), version: index.revision)
             guard saved.withLock({ $0[collection.name].map { $0 != current } ?? true }) else { continue }
-            let started = ContinuousClock.now
-            do {
+            logged(collection.name, done: "saved", failed: "not saved") { () throws -> Logger.Metadata in
                 // The old mark goes first: a crash after the new manifest must not leave it naming that one.
                 unlink(folder(collection.name) + "/" + Self.markName)
                 let position = marking?.markPosition()
@@ -255,20 +248,12 @@ final class PersistedIndexes: Sendable {
                     writeMark(mark, collection.name)
                 }
                 saved.withLock { $0[collection.name] = current }
-                logger.info(
-                    "collection index saved",
-                    metadata: [
-                        "collection": "\(collection.name)", "sequence": "\(result.sequence)", "segments_written": "\(result.segmentsWritten)",
-                        "bytes_written": "\(result.bytesWritten)", "took": "\(ContinuousClock.now - started)",
-                    ])
-            } catch {
-                logger.warning("collection index not saved", metadata: ["collection": "\(collection.name)", "error": "\(error)"])
+                return [
+                    "sequence": "\(result.sequence)", "segments_written": "\(result.segmentsWritten)", "bytes_written": "\(result.bytesWritten)",
+                ]
             }
         }
-        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
-            CollectionSchema.isValidCollectionName($0)
-        }
-        for name in folders where !served.contains(name) {
+        for name in collectionFolders() where !served.contains(name) {
             try? FileManager.default.removeItem(atPath: folder(name))
             _ = saved.withLock { $0.removeValue(forKey: name) }
         }

@@ -51,7 +51,8 @@ public final class SignalboxService: Sendable {
     private let epoch: String
     /// The periodic save of the persisted indexes (`index.saveInterval`).
     private let indexSaves = SerialDisposable()
-    /// The save of collections gone quiet after writes (``PersistedIndexes/saveQuiet(_:epoch:)``).
+    /// The save of collections gone quiet after writes (``PersistedIndexes/saveQuiet(_:epoch:marking:)``),
+    /// or with no index directory the heap's trim once they are (``QuietCollections``).
     private let quietSaves = SerialDisposable()
 
     /// Loads the base data set, opens the store (SQLite, or PostgreSQL for a `postgres://`
@@ -261,6 +262,14 @@ public final class SignalboxService: Sendable {
             quietSaves.disposable = Observable<Int>
                 .interval(.milliseconds(Int(PersistedIndexes.quietCheckInterval * 1000)), scheduler: ConcurrentDispatchQueueScheduler(qos: .utility))
                 .subscribe(onNext: { _ in persisted.saveQuiet({ catalog.all }, epoch: epoch, marking: applier) })
+        } else {
+            // Nothing saved, but what an import's builds and merges freed still goes back to the
+            // system once writes pause (on a queue of its own: a trim walks the whole heap).
+            let (catalog, quiet) = (self.catalog, QuietCollections())
+            let trimming = DispatchQueue(label: "signalbox.heap.trim", qos: .utility)
+            quietSaves.disposable = Observable<Int>
+                .interval(.milliseconds(Int(PersistedIndexes.quietCheckInterval * 1000)), scheduler: ConcurrentDispatchQueueScheduler(qos: .utility))
+                .subscribe(onNext: { _ in trimming.async { if quiet.check(catalog.all).trimHeap { HeapTrim.release() } } })
         }
         ready.withLock { $0 = true }
         return port

@@ -183,6 +183,17 @@ import Testing
         #expect(try restoreError { directory in try Data("not an index file".utf8).write(to: URL(fileURLWithPath: directory + "/manifest")) } == .unknownFormat)
     }
 
+    @Test func aSegmentFileOfTheFormerFormatIsRefusedNotMisread() throws {
+        // Version 001 kept string columns as plain arenas; its arrays read as 002's would be garbage.
+        let reason = try restoreError { directory in
+            let path = try segmentPath(directory)
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes.replaceSubrange(0..<8, with: Array("SBSEG001".utf8))
+            try bytes.write(to: URL(fileURLWithPath: path))
+        }
+        #expect(reason == .unknownFormat)
+    }
+
     @Test func anInconsistentFileWithAValidChecksumIsRefused() throws {
         // A segment file of another schema (fewer fields) under this manifest: checked, not served.
         try withDirectory { directory in

@@ -1,8 +1,8 @@
 /// The values of one `string` or `string[]` field in a segment: a dictionary of case-folded
 /// values, each with its documents, and each document's values (for facets and sort).
 ///
-/// Values live in byte arenas with 32-bit offsets (no `String` object per value: a field of
-/// unique values, a path say, would pay about 80 bytes a document for them).
+/// Values are front-coded bytes (no `String` object per value: a field of unique values, a path
+/// say, would pay about 80 bytes a document for them; a plain arena kept every path whole).
 final class StringColumn: Sendable {
     /// The case folding of string values, for filters and facets alike (`=` is exact after it).
     /// The filter parser folds its values the same way.
@@ -13,37 +13,40 @@ final class StringColumn: Sendable {
         return text.lowercased()
     }
 
-    /// Distinct folded values in UTF-8 byte order: value `v` is `valueBytes[valueEnds[v - 1]..<valueEnds[v]]`.
-    let valueBytes: [UInt8]
-    let valueEnds: [UInt32]
-    /// The first spelling of each value in the segment when it differs from the folded value:
-    /// `spellingBytes[spellingStarts[v]..<spellingEnds[v]]`; `spellingStarts[v]` is `.max` when the same.
-    /// Both empty when every value is spelled as folded (8 bytes a value saved: a column of
-    /// unique lower-case paths pays them per document).
-    let spellingBytes: [UInt8]
-    let spellingStarts: [UInt32]
-    let spellingEnds: [UInt32]
+    /// Distinct folded values in UTF-8 byte order, front-coded (a column of sorted paths shares
+    /// most of its bytes with the value before).
+    let values: FrontCodedStrings
+    /// The values whose first spelling in the segment differs from the folded value (ascending),
+    /// and those spellings in the same order: nothing kept for the values spelled as folded.
+    let spelled: [UInt32]
+    let spellings: FrontCodedStrings
     /// Documents holding value `v`: `valueDocuments[valueStarts[v]..<valueStarts[v + 1]]`, ascending.
     let valueDocuments: [UInt32]
     let valueStarts: [UInt32]
-    /// Values of document `d` (distinct, ascending): `documentValues[documentStarts[d]..<documentStarts[d + 1]]`.
+    /// Values of document `d` (distinct, ascending): `documentValues[documentStarts[d]..<documentStarts[d + 1]]`;
+    /// when no document has two (``isSingleValued``: a `string` field), `documentStarts` is
+    /// empty and `documentValues[d]` is `d`'s value or ``noValue`` (4 bytes a document saved).
     let documentValues: [UInt32]
     let documentStarts: [UInt32]
     /// Documents that have the field (an empty `string[]` counts).
     let present: DocumentSet
 
-    var count: Int { valueEnds.count }
+    var count: Int { values.count }
+
+    /// `documentValues[d]` of a single-valued column when `d` has no value.
+    static let noValue = UInt32.max
+
+    /// Whether each document has at most one value, at `documentValues[d]`.
+    var isSingleValued: Bool { documentStarts.isEmpty }
 
     /// A column as persisted (`FieldColumn+File`), already checked.
     init(
-        valueBytes: [UInt8], valueEnds: [UInt32], spellingBytes: [UInt8], spellingStarts: [UInt32], spellingEnds: [UInt32],
+        values: FrontCodedStrings, spelled: [UInt32], spellings: FrontCodedStrings,
         valueDocuments: [UInt32], valueStarts: [UInt32], documentValues: [UInt32], documentStarts: [UInt32], present: DocumentSet
     ) {
-        self.valueBytes = valueBytes
-        self.valueEnds = valueEnds
-        self.spellingBytes = spellingBytes
-        self.spellingStarts = spellingStarts
-        self.spellingEnds = spellingEnds
+        self.values = values
+        self.spelled = spelled
+        self.spellings = spellings
         self.valueDocuments = valueDocuments
         self.valueStarts = valueStarts
         self.documentValues = documentValues
@@ -83,28 +86,18 @@ final class StringColumn: Sendable {
             }
         }
         var renumber = [UInt32](repeating: 0, count: order.count)
-        var valueBytes: [UInt8] = [], valueEnds: [UInt32] = [], spellingBytes: [UInt8] = [], spellingStarts: [UInt32] = [], spellingEnds: [UInt32] = []
-        valueBytes.reserveCapacity(foldedBytes.count)
-        valueEnds.reserveCapacity(order.count)
-        spellingStarts.reserveCapacity(order.count)
+        var values = FrontCodedStrings.Builder(), spellings = FrontCodedStrings.Builder()
+        var spelled: [UInt32] = []
         for (sorted, id) in order.enumerated() {
             renumber[id] = UInt32(sorted)
-            valueBytes += foldedBytes[(id == 0 ? 0 : Int(foldedEnds[id - 1]))..<Int(foldedEnds[id])]
-            valueEnds.append(UInt32(valueBytes.count))
+            values.append(foldedBytes[(id == 0 ? 0 : Int(foldedEnds[id - 1]))..<Int(foldedEnds[id])])
             if let spelling = firstSpellings[id] {
-                spellingStarts.append(UInt32(spellingBytes.count))
-                spellingBytes += spelling.utf8
-            } else {
-                spellingStarts.append(.max)
+                spelled.append(UInt32(sorted))
+                spellings.append(spelling.utf8)
             }
-            spellingEnds.append(UInt32(spellingBytes.count))
         }
         foldedBytes = []
         firstSpellings = []
-        if spellingBytes.isEmpty {
-            spellingStarts = []
-            spellingEnds = []
-        }
         var documentValues: [UInt32] = []
         documentValues.reserveCapacity(entries.count)
         var documentStarts: [UInt32] = [0]
@@ -133,55 +126,51 @@ final class StringColumn: Sendable {
                 fill[v] += 1
             }
         }
-        self.valueBytes = valueBytes
-        self.valueEnds = valueEnds
-        self.spellingBytes = spellingBytes
-        self.spellingStarts = spellingStarts
-        self.spellingEnds = spellingEnds
-        self.documentValues = documentValues
-        self.documentStarts = documentStarts
+        self.values = values.build()
+        self.spelled = spelled
+        self.spellings = spellings.build()
+        if (0..<documents.count).allSatisfy({ documentStarts[$0 + 1] - documentStarts[$0] <= 1 }) {
+            self.documentValues = (0..<documents.count).map { documentStarts[$0 + 1] > documentStarts[$0] ? documentValues[Int(documentStarts[$0])] : Self.noValue }
+            self.documentStarts = []
+        } else {
+            self.documentValues = documentValues
+            self.documentStarts = documentStarts
+        }
         self.valueStarts = valueStarts
         self.valueDocuments = valueDocuments
         self.present = present
     }
 
     /// The UTF-8 bytes of folded value `v`.
-    @inline(__always) func bytes(_ v: Int) -> ArraySlice<UInt8> {
-        valueBytes[(v == 0 ? 0 : Int(valueEnds[v - 1]))..<Int(valueEnds[v])]
-    }
+    func bytes(_ v: Int) -> [UInt8] { values.string(v) }
 
     /// Folded value `v`.
-    func value(_ v: Int) -> String { String(decoding: bytes(v), as: UTF8.self) }
+    func value(_ v: Int) -> String { values.withString(v) { String(decoding: $0, as: UTF8.self) } }
 
     /// Value `v` as first spelled in the segment.
     func spelling(_ v: Int) -> String {
-        guard !spellingStarts.isEmpty else { return value(v) }
-        let start = spellingStarts[v]
-        guard start != .max else { return value(v) }
-        return String(decoding: spellingBytes[Int(start)..<Int(spellingEnds[v])], as: UTF8.self)
+        var lo = 0, hi = spelled.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if spelled[mid] < UInt32(v) { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < spelled.count, spelled[lo] == UInt32(v) else { return value(v) }
+        return spellings.withString(lo) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The id of the folded value `folded`, if the segment holds it.
     func valueId(_ folded: String) -> UInt32? {
         var folded = folded
-        return folded.withUTF8 { target in
-            valueBytes.withUnsafeBufferPointer { arena in
-                func value(_ v: Int) -> UnsafeBufferPointer<UInt8> {
-                    UnsafeBufferPointer(rebasing: arena[(v == 0 ? 0 : Int(valueEnds[v - 1]))..<Int(valueEnds[v])])
-                }
-                var lo = 0, hi = count
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if UTF8Order.compare(value(mid), target) < 0 { lo = mid + 1 } else { hi = mid }
-                }
-                return lo < count && UTF8Order.compare(value(lo), target) == 0 ? UInt32(lo) : nil
-            }
-        }
+        return folded.withUTF8 { values.index(of: $0) }.map { UInt32($0) }
     }
 
     /// The values of document `d` (ids, ascending).
     @inline(__always) func values(of d: UInt32) -> ArraySlice<UInt32> {
-        documentValues[Int(documentStarts[Int(d)])..<Int(documentStarts[Int(d) + 1])]
+        if isSingleValued {
+            let d = Int(d)
+            return documentValues[d..<(documentValues[d] == Self.noValue ? d : d + 1)]
+        }
+        return documentValues[Int(documentStarts[Int(d)])..<Int(documentStarts[Int(d) + 1])]
     }
 }
 

@@ -10,7 +10,10 @@ import Darwin
 /// (no JSON decoded, no term sorted, no column built); the bodies are not even read, but read
 /// from the file when a hit shows one.
 extension CollectionSegment {
-    static let fileMagic = Array("SBSEG001".utf8)
+    /// The format's version is its last three digits: a file of another version is refused as
+    /// `unknownFormat` (never misread) and its collection rebuilt from the store. 001: string
+    /// columns as plain arenas; 002: front-coded values and only the spellings that differ.
+    static let fileMagic = Array("SBSEG002".utf8)
 
     /// `<directory>/<serial in hex>.segment`.
     static func fileName(serial: UInt64) -> String {

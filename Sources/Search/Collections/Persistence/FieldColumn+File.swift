@@ -8,11 +8,9 @@ extension FieldColumn {
         switch self {
         case .strings(let column):
             try writer.append(Tag.strings.rawValue)
-            try writer.append(bytes: column.valueBytes)
-            try writer.append(array: column.valueEnds)
-            try writer.append(bytes: column.spellingBytes)
-            try writer.append(array: column.spellingStarts)
-            try writer.append(array: column.spellingEnds)
+            try column.values.write(to: &writer)
+            try writer.append(array: column.spelled)
+            try column.spellings.write(to: &writer)
             try writer.append(array: column.valueDocuments)
             try writer.append(array: column.valueStarts)
             try writer.append(array: column.documentValues)
@@ -40,29 +38,32 @@ extension FieldColumn {
         let tag = Tag(rawValue: try reader.uint64())
         switch (type, tag) {
         case (.string, .strings?), (.stringArray, .strings?):
-            let valueBytes = try reader.bytes()
-            let valueEnds = try reader.array(of: UInt32.self)
-            try reader.checkEnds(valueEnds, upTo: valueBytes.count, endingAt: valueBytes.count, "string values")
-            let values = valueEnds.count
-            let spellingBytes = try reader.bytes()
-            let spellingStarts = try reader.array(of: UInt32.self)
-            let spellingEnds = try reader.array(of: UInt32.self, count: spellingStarts.count)
-            try reader.check(spellingStarts.count == values || (spellingStarts.isEmpty && spellingBytes.isEmpty), "spellings")
-            for v in 0..<spellingStarts.count where spellingStarts[v] != .max {
-                try reader.check(spellingStarts[v] <= spellingEnds[v] && Int(spellingEnds[v]) <= spellingBytes.count, "a spelling out of bounds")
-            }
+            let values = try FrontCodedStrings.read(from: reader, "string values")
+            let spelled = try reader.array(of: UInt32.self)
+            try reader.checkBelow(spelled, values.count, "a spelled value")
+            try reader.checkAscending(spelled, "spelled values")
+            let spellings = try FrontCodedStrings.read(from: reader, "spellings")
+            try reader.check(spellings.count == spelled.count, "\(spellings.count) spellings of \(spelled.count) values")
             let valueDocuments = try reader.array(of: UInt32.self)
             try reader.checkBelow(valueDocuments, count, "a value's documents")
-            let valueStarts = try reader.array(of: UInt32.self, count: values + 1)
+            let valueStarts = try reader.array(of: UInt32.self, count: values.count + 1)
             try reader.checkEnds(valueStarts, upTo: valueDocuments.count, endingAt: valueDocuments.count, "value starts")
             let documentValues = try reader.array(of: UInt32.self)
-            try reader.checkBelow(documentValues, values, "a document's values")
-            let documentStarts = try reader.array(of: UInt32.self, count: count + 1)
-            try reader.checkEnds(documentStarts, upTo: documentValues.count, endingAt: documentValues.count, "document starts")
+            let documentStarts = try reader.array(of: UInt32.self)
+            if documentStarts.isEmpty {
+                // Single-valued: one value (or none) a document.
+                try reader.check(documentValues.count == count, "\(documentValues.count) single values of \(count) documents")
+                for value in documentValues where value != StringColumn.noValue {
+                    try reader.check(Int(value) < values.count, "a document's value: \(value) not below \(values.count)")
+                }
+            } else {
+                try reader.checkBelow(documentValues, values.count, "a document's values")
+                try reader.check(documentStarts.count == count + 1, "\(documentStarts.count) document starts of \(count) documents")
+                try reader.checkEnds(documentStarts, upTo: documentValues.count, endingAt: documentValues.count, "document starts")
+            }
             let present = try reader.documentSet(capacity: count)
             return .strings(StringColumn(
-                valueBytes: valueBytes, valueEnds: valueEnds, spellingBytes: spellingBytes, spellingStarts: spellingStarts,
-                spellingEnds: spellingEnds, valueDocuments: valueDocuments, valueStarts: valueStarts, documentValues: documentValues,
+                values: values, spelled: spelled, spellings: spellings, valueDocuments: valueDocuments, valueStarts: valueStarts, documentValues: documentValues,
                 documentStarts: documentStarts, present: present))
         case (.number, .numbers?):
             let values = try reader.array(of: Double.self, count: count)
@@ -84,5 +85,24 @@ extension FieldColumn {
         default:
             throw IndexFileError(.inconsistent, path: reader.path, "a column of another type than its field's (\(type))")
         }
+    }
+}
+
+/// Front-coded strings in a segment file: their count, their bytes and their block starts.
+extension FrontCodedStrings {
+    func write(to writer: inout IndexFileWriter) throws(IndexFileError) {
+        try writer.append(UInt64(count))
+        try writer.append(bytes: bytes)
+        try writer.append(array: blockStarts)
+    }
+
+    /// Reads and checks them (every block decoded once: a string read later stays in bounds).
+    static func read(from reader: IndexFileReader, _ what: String) throws(IndexFileError) -> FrontCodedStrings {
+        let count = try reader.count(atMost: Int(UInt32.max))
+        let bytes = try reader.bytes()
+        let blockStarts = try reader.array(of: UInt32.self)
+        let strings = FrontCodedStrings(bytes: bytes, blockStarts: blockStarts, count: count)
+        try reader.check(strings.isWellFormed, "\(what): blocks that do not decode")
+        return strings
     }
 }

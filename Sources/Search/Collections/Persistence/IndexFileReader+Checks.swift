@@ -23,6 +23,13 @@ extension IndexFileReader {
         }
     }
 
+    /// `values` strictly ascending.
+    func checkAscending(_ values: [UInt32], _ what: String) throws(IndexFileError) {
+        for i in values.indices.dropFirst() where values[i - 1] >= values[i] {
+            throw IndexFileError(.inconsistent, path: path, "\(what): \(values[i]) after \(values[i - 1])")
+        }
+    }
+
     /// A document set of `capacity`.
     func documentSet(capacity: Int) throws(IndexFileError) -> DocumentSet {
         let words = try array(of: UInt64.self, count: (capacity + 63) / 64)

@@ -117,15 +117,19 @@ struct CollectionSearch {
             }
         }
         var ranked = heap.sorted(by: precedes)
+        // Every body the query reads (the exactness pool's, the page's), read once, in batches.
+        let bodies = readBodies(exactness ? ranked[...] : ranked.dropFirst(offset).prefix(limit))
         if exactness {
             ranked = ExactnessOrder(words: words, layout: layout).reorder(ranked) { candidate in
-                snapshot.parts[Int(candidate.part)].segment.document(Int(candidate.document), decoder: decoder)
+                bodies[Self.bodyKey(candidate)].flatMap { try? decoder.decode($0) }
             }
         }
         let page = ranked.dropFirst(offset).prefix(limit)
         let distanceFrom = sort.distancePoint ?? query.filter.flatMap(SegmentFilter.radiusCenter(in:))
         var buffer = TokenBuffer()
-        let hits = page.map { hit(for: $0, distanceFrom: distanceFrom, buffer: &buffer) }
+        let hits = page.map { ranked in
+            hit(for: ranked, body: bodies[Self.bodyKey(ranked)] ?? SegmentBodies.unreadable, distanceFrom: distanceFrom, buffer: &buffer)
+        }
         let (facetCounts, stats) = facets.result(limit: min(max(query.facetValuesLimit, 0), CollectionQuery.Limits.maxFacetValues))
         return CollectionSearchResult(total: total, hits: hits, facets: facetCounts, stats: stats)
     }
@@ -294,10 +298,26 @@ struct CollectionSearch {
         }
     }
 
-    private func hit(for ranked: Ranked, distanceFrom point: GeoPoint?, buffer: inout TokenBuffer) -> CollectionHit {
+    private static func bodyKey(_ ranked: Ranked) -> UInt64 { UInt64(UInt32(bitPattern: ranked.part)) << 32 | UInt64(ranked.document) }
+
+    /// The bodies of `candidates` by ``bodyKey(_:)``: a segment's in one call (bodies in a file
+    /// are read a run of neighbours at a time, `SegmentBodies.bodies(_:)`).
+    private func readBodies(_ candidates: ArraySlice<Ranked>) -> [UInt64: [UInt8]] {
+        var byPart: [Int32: [Int]] = [:]
+        for candidate in candidates { byPart[candidate.part, default: []].append(Int(candidate.document)) }
+        var bodies: [UInt64: [UInt8]] = [:]
+        bodies.reserveCapacity(candidates.count)
+        for (part, documents) in byPart {
+            for (d, body) in zip(documents, snapshot.parts[Int(part)].segment.bodies.bodies(documents)) {
+                bodies[UInt64(UInt32(bitPattern: part)) << 32 | UInt64(d)] = body
+            }
+        }
+        return bodies
+    }
+
+    private func hit(for ranked: Ranked, body: [UInt8], distanceFrom point: GeoPoint?, buffer: inout TokenBuffer) -> CollectionHit {
         let segment = snapshot.parts[Int(ranked.part)].segment
         let d = Int(ranked.document)
-        let body = segment.body(d)
         var highlight: [String: [[Int]]] = [:]
         let highlightWords = plan.highlightWords
         if !words.isEmpty, let document = try? decoder.decode(body) {

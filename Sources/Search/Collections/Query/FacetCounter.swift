@@ -74,8 +74,12 @@ struct FacetCounter {
                 column.documentValues.withUnsafeBufferPointer { values in
                     column.documentStarts.withUnsafeBufferPointer { starts in
                         strings[index][last].counts.withUnsafeMutableBufferPointer { counts in
-                            for d in documents {
-                                for i in Int(starts[Int(d)])..<Int(starts[Int(d) + 1]) { counts[Int(values[i])] += 1 }
+                            if column.isSingleValued {
+                                for d in documents where values[Int(d)] != StringColumn.noValue { counts[Int(values[Int(d)])] += 1 }
+                            } else {
+                                for d in documents {
+                                    for i in Int(starts[Int(d)])..<Int(starts[Int(d) + 1]) { counts[Int(values[i])] += 1 }
+                                }
                             }
                         }
                     }

@@ -63,9 +63,15 @@ struct SortPlan {
                 guard case .strings(let column) = segment.columns[field] else { continue }
                 column.documentValues.withUnsafeBufferPointer { values in
                     column.documentStarts.withUnsafeBufferPointer { starts in
-                        for (i, d) in documents.enumerated() {
-                            let (start, end) = (Int(starts[Int(d)]), Int(starts[Int(d) + 1]))
-                            if start < end { result[i][index] = Double(values[descending ? end - 1 : start]) }
+                        if column.isSingleValued {
+                            for (i, d) in documents.enumerated() where values[Int(d)] != StringColumn.noValue {
+                                result[i][index] = Double(values[Int(d)])
+                            }
+                        } else {
+                            for (i, d) in documents.enumerated() {
+                                let (start, end) = (Int(starts[Int(d)]), Int(starts[Int(d) + 1]))
+                                if start < end { result[i][index] = Double(values[descending ? end - 1 : start]) }
+                            }
                         }
                     }
                 }
