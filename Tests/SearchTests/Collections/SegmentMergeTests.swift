@@ -84,11 +84,12 @@ import Testing
         for (x, y) in zip(a.columns, b.columns) {
             switch (x, y) {
             case (.strings(let x), .strings(let y)):
-                #expect(x.valueBytes == y.valueBytes)
-                #expect(x.valueEnds == y.valueEnds)
-                #expect(x.spellingBytes == y.spellingBytes)
-                #expect(x.spellingStarts == y.spellingStarts)
-                #expect(x.spellingEnds == y.spellingEnds)
+                #expect(x.values.bytes == y.values.bytes)
+                #expect(x.values.blockStarts == y.values.blockStarts)
+                #expect(x.values.count == y.values.count)
+                #expect(x.spelled == y.spelled)
+                #expect(x.spellings.bytes == y.spellings.bytes)
+                #expect(x.spellings.blockStarts == y.spellings.blockStarts)
                 #expect(x.valueDocuments == y.valueDocuments)
                 #expect(x.valueStarts == y.valueStarts)
                 #expect(x.documentValues == y.documentValues)

@@ -19,15 +19,17 @@ extension StringColumn {
         }
         // 2. Their union in byte order: merged value numbers, and each part's map to them.
         var maps = parts.map { [UInt32](repeating: SegmentMerge.dropped, count: $0.count) }
-        var valueBytes: [UInt8] = [], valueEnds: [UInt32] = []
-        var spellingBytes: [UInt8] = [], spellingStarts: [UInt32] = [], spellingEnds: [UInt32] = []
+        var values = FrontCodedStrings.Builder(), spellings = FrontCodedStrings.Builder()
+        var spelled: [UInt32] = []
+        var mergedCount = 0
         var cursors = parts.indices.map { Self.nextUsed(firsts[$0], from: 0) }
+        var heads = parts.indices.map { cursors[$0] < parts[$0].count ? parts[$0].bytes(cursors[$0]) : [] }
         var holders: [Int] = []  // the parts whose next value is the smallest
         holders.reserveCapacity(parts.count)
         while true {
             holders.removeAll(keepingCapacity: true)
             for p in parts.indices where cursors[p] < parts[p].count {
-                let order = holders.isEmpty ? -1 : Self.compare(parts[p].bytes(cursors[p]), parts[holders[0]].bytes(cursors[holders[0]]))
+                let order = holders.isEmpty ? -1 : Self.compare(heads[p], heads[holders[0]])
                 if order < 0 { holders.removeAll(keepingCapacity: true) }
                 if order <= 0 { holders.append(p) }
             }
@@ -35,29 +37,23 @@ extension StringColumn {
             // Spelled as in the part whose carried document holding it comes first.
             var spelledBy = smallest
             for p in holders where firsts[p][cursors[p]] < firsts[spelledBy][cursors[spelledBy]] { spelledBy = p }
-            let merged = UInt32(valueEnds.count)
-            valueBytes += parts[smallest].bytes(cursors[smallest])
-            valueEnds.append(UInt32(valueBytes.count))
+            let merged = UInt32(mergedCount)
+            mergedCount += 1
+            values.append(heads[smallest])
             if let spelling = parts[spelledBy].distinctSpelling(cursors[spelledBy]) {
-                spellingStarts.append(UInt32(spellingBytes.count))
-                spellingBytes += spelling
-            } else {
-                spellingStarts.append(.max)
+                spelled.append(merged)
+                spellings.append(spelling)
             }
-            spellingEnds.append(UInt32(spellingBytes.count))
             for p in holders {
                 maps[p][cursors[p]] = merged
                 cursors[p] = Self.nextUsed(firsts[p], from: cursors[p] + 1)
+                heads[p] = cursors[p] < parts[p].count ? parts[p].bytes(cursors[p]) : []
             }
-        }
-        if spellingBytes.isEmpty {
-            spellingStarts = []
-            spellingEnds = []
         }
         // 3. Each merged document's values, mapped (still ascending), and each value's documents.
         var documentValues: [UInt32] = [], documentStarts: [UInt32] = [0]
         documentStarts.reserveCapacity(merge.count + 1)
-        var valueStarts = [UInt32](repeating: 0, count: valueEnds.count + 1)
+        var valueStarts = [UInt32](repeating: 0, count: mergedCount + 1)
         var present = DocumentSet(capacity: merge.count)
         for (n, source) in merge.sources.enumerated() {
             let part = parts[source.part], map = maps[source.part]
@@ -69,7 +65,7 @@ extension StringColumn {
             }
             documentStarts.append(UInt32(documentValues.count))
         }
-        for v in 0..<valueEnds.count { valueStarts[v + 1] += valueStarts[v] }
+        for v in 0..<mergedCount { valueStarts[v + 1] += valueStarts[v] }
         var fill = valueStarts
         var valueDocuments = [UInt32](repeating: 0, count: documentValues.count)
         for n in 0..<merge.count {
@@ -79,10 +75,14 @@ extension StringColumn {
                 fill[v] += 1
             }
         }
+        let singleValued = (0..<merge.count).allSatisfy { documentStarts[$0 + 1] - documentStarts[$0] <= 1 }
         self.init(
-            valueBytes: valueBytes, valueEnds: valueEnds, spellingBytes: spellingBytes, spellingStarts: spellingStarts,
-            spellingEnds: spellingEnds, valueDocuments: valueDocuments, valueStarts: valueStarts, documentValues: documentValues,
-            documentStarts: documentStarts, present: present)
+            values: values.build(), spelled: spelled, spellings: spellings.build(), valueDocuments: valueDocuments,
+            valueStarts: valueStarts,
+            documentValues: singleValued
+                ? (0..<merge.count).map { documentStarts[$0 + 1] > documentStarts[$0] ? documentValues[Int(documentStarts[$0])] : Self.noValue }
+                : documentValues,
+            documentStarts: singleValued ? [] : documentStarts, present: present)
     }
 
     /// The first value at or after `start` that a carried document holds (`firsts` not dropped).
@@ -92,13 +92,18 @@ extension StringColumn {
         return v
     }
 
-    private static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+    private static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
         a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in UTF8Order.compare(x, y) } }
     }
 
     /// The spelling of value `v` when it differs from the folded value (nil when the same).
-    fileprivate func distinctSpelling(_ v: Int) -> ArraySlice<UInt8>? {
-        guard !spellingStarts.isEmpty, spellingStarts[v] != .max else { return nil }
-        return spellingBytes[Int(spellingStarts[v])..<Int(spellingEnds[v])]
+    fileprivate func distinctSpelling(_ v: Int) -> [UInt8]? {
+        var lo = 0, hi = spelled.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if spelled[mid] < UInt32(v) { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < spelled.count, spelled[lo] == UInt32(v) else { return nil }
+        return spellings.string(lo)
     }
 }
