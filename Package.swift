@@ -35,7 +35,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The lock, the monotonic clock, the stable hash and the JSON form every layer shares. No dependencies.
+        // The lock, the monotonic clock, the stable hash, the JSON form and the own threads every layer shares. No dependencies.
         .target(name: "Base"),
         // Reactive core and traits (RxSwift 6 names).
         .target(name: "Rx", dependencies: ["Base"]),
@@ -104,6 +104,7 @@ let package = Package(
             ]
         ),
 
+        .testTarget(name: "BaseTests", dependencies: ["Base"]),
         .testTarget(name: "RxTests", dependencies: ["Base", "Rx", "RxTest"]),
         .testTarget(name: "RxBlockingTests", dependencies: ["Rx", "RxBlocking"]),
         .testTarget(name: "SeedExamplesTests", dependencies: ["Rx", "RxCompat", "RxTest"]),

@@ -1,9 +1,6 @@
 import Base
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Search
 
 /// A collection this replica serves: its schema, its in-memory index and its live queries.
@@ -133,9 +130,7 @@ final class ServedCollection: Sendable {
         // rebuild there, with the worker its `concurrentPerform`s borrow, held the whole pool for
         // as long as one of its parts took (a write waited 30 s at 1,000,000 documents); from
         // here they borrow at most all workers but one.
-        let thread = Thread { [self] in
-            _ = pthread_setspecific(Self.rebuildThreadKey, UnsafeRawPointer(bitPattern: 1))
-            Thread.current.name = Self.rebuildThreadName  // for gdb and top (Foundation may not pass it on)
+        OwnThread.start(name: Self.rebuildThreadName) { [self] in
             // Read outside the lock (writes go on meanwhile; the journal has them).
             let (documents, servedSequence) = serving.allDocumentsWithSequence()
             let decoder = CollectionDocumentDecoder(schema: schema)
@@ -145,21 +140,13 @@ final class ServedCollection: Sendable {
             lookups.indexReplaced(schema: schema)
             HeapTrim.release()  // the documents read back and the build's scratch
         }
-        thread.start()
     }
 
-    /// The name of the thread a rebuild runs on (Linux keeps 15 bytes of a thread's name).
+    /// The name of the thread a rebuild runs on.
     static let rebuildThreadName = "index-rebuild"
 
-    /// Set on a rebuild's thread: see ``isRebuildThread``.
-    private static let rebuildThreadKey: pthread_key_t = {
-        var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
-        return key
-    }()
-
     /// Whether the caller runs on a rebuild's own thread (tests check a rebuild is off the pool).
-    static var isRebuildThread: Bool { pthread_getspecific(rebuildThreadKey) != nil }
+    static var isRebuildThread: Bool { OwnThread.currentName == rebuildThreadName }
 
     /// Most journaled writes replayed under the state lock, at the swap: the rest are replayed
     /// in steps outside it, so that writes and searches never wait for a long replay.

@@ -1,12 +1,4 @@
-import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Base
 
 /// Background merges: a merge reads immutable segments, so it builds the merged one outside the
 /// writer lock, on a thread of its own (not on the pool Swift's tasks run on, nor on
@@ -64,30 +56,20 @@ extension CollectionIndex {
     /// Starts the merge thread (the caller claimed it under the writer lock).
     func startMergeThread() {
         mergesRunning.enter()
-        let thread = Thread { [self] in
-            _ = pthread_setspecific(Self.mergeThreadKey, UnsafeRawPointer(bitPattern: 1))
-            Thread.current.name = Self.mergeThreadName  // for gdb and top (Foundation may not pass it on)
+        OwnThread.start(name: Self.mergeThreadName) { [self] in
             // The heap is not trimmed here: `malloc_trim` holds each arena's lock while it walks it,
             // and during an import merges end every few batches (the service trims once writes
             // pause: `PersistedIndexes.saveQuiet`).
             while mergeOnce() {}
             mergesRunning.leave()
         }
-        thread.start()
     }
 
-    /// The name of the thread merges run on (Linux keeps 15 bytes of a thread's name).
+    /// The name of the thread merges run on.
     static let mergeThreadName = "index-merge"
 
-    /// Set on a merge's thread: see ``isMergeThread``.
-    private static let mergeThreadKey: pthread_key_t = {
-        var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
-        return key
-    }()
-
     /// Whether the caller runs on a merge's own thread (tests check merges are off the pool).
-    static var isMergeThread: Bool { pthread_getspecific(mergeThreadKey) != nil }
+    static var isMergeThread: Bool { OwnThread.currentName == mergeThreadName }
 
     /// Blocks until no merge runs (tests, benchmarks, and a save that wants the merged state).
     public func waitForMerges() {

@@ -1,0 +1,58 @@
+import Base
+import Dispatch
+import Foundation
+import Testing
+
+/// `OwnThread` runs work on a new thread that carries its name, as the system's thread name and
+/// as the marker tests read (`currentName`); nowhere else does the marker show.
+@Suite struct OwnThreadTests {
+    /// The system's name of the calling thread (Linux).
+    static func systemName() -> String? {
+        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+    }
+
+    @Test func runReturnsTheValueFromANamedThreadOfItsOwn() async throws {
+        let caller = Thread.current.description
+        let (name, systemName, thread) = try await OwnThread.run(name: "own-run") {
+            (OwnThread.currentName, Self.systemName(), Thread.current.description)
+        }
+        #expect(name == "own-run")
+        #expect(systemName == "own-run")
+        #expect(thread != caller)
+        #expect(OwnThread.currentName == nil)
+    }
+
+    @Test func runThrowsWhatTheWorkThrows() async {
+        struct Refused: Error, Equatable {}
+        await #expect(throws: Refused.self) {
+            try await OwnThread.run(name: "own-throw") { () throws -> Int in throw Refused() }
+        }
+    }
+
+    /// Two threads of two names run at once (each holds until both have read their marker):
+    /// each reads its own name, and the test's thread none.
+    @Test func eachThreadReadsItsOwnName() async throws {
+        let started = DispatchGroup()
+        let names = Locked<[String: String?]>([:])
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for name in ["own-a", "own-b"] {
+            started.enter()
+            done.enter()
+            OwnThread.start(name: name) {
+                names.withLock { $0[name] = OwnThread.currentName }
+                started.leave()
+                release.wait()
+                done.leave()
+            }
+        }
+        try await OwnThread.run(name: "own-waiter") {
+            started.wait()  // both threads run now, neither has ended
+            #expect(names.withLock { $0 } == ["own-a": "own-a", "own-b": "own-b"])
+            release.signal()
+            release.signal()
+            done.wait()
+        }
+        #expect(OwnThread.currentName == nil)
+    }
+}
