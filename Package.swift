@@ -47,7 +47,7 @@ let package = Package(
 
         // HTTP/1.1 server over POSIX sockets and Dispatch.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        // Linux's epoll for the server's poller.
+        // Linux's epoll for the server's poller, and accept4 for its listener.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // The system's OpenSSL 3 for HTTPS; only HTTP imports it.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
