@@ -136,7 +136,10 @@ final class ServedCollection: Sendable {
             let decoder = CollectionDocumentDecoder(schema: schema)
             let rebuilt = CollectionIndex(
                 schema: schema, documents: documents.compactMap { try? decoder.decode($0.body) }, sequence: max(sequence, servedSequence))
-            guard replay(into: rebuilt, decoder: decoder, generation: generation) else { return }
+            guard replay(into: rebuilt, decoder: decoder, generation: generation) else {
+                rebuilt.retire()  // a newer rebuild took over, or the collection was deleted: it merges no more
+                return
+            }
             lookups.indexReplaced(schema: schema)
             HeapTrim.release()  // the documents read back and the build's scratch
         }
@@ -161,6 +164,7 @@ final class ServedCollection: Sendable {
             journal.map { id, body in body.flatMap { try? decoder.decode($0) }.map(CollectionChange.upsert) ?? .delete(id: id) }
         }
         var replayed = 0
+        var replaced: CollectionIndex?
         while true {
             replayStep?(false)
             let step = state.withLock { state -> ArraySlice<(id: String, body: [UInt8]?)>? in
@@ -168,6 +172,7 @@ final class ServedCollection: Sendable {
                 guard journal.count - replayed > Self.maxChangesReplayedUnderLock else {
                     rebuilt.apply(changes(journal[replayed...]), through: state.journalSequence)
                     rebuilt.advance(to: state.journalSequence)
+                    replaced = state.index
                     state.index = rebuilt
                     state.journal = nil
                     return []
@@ -176,12 +181,24 @@ final class ServedCollection: Sendable {
             }
             guard let step else { return false }
             if step.isEmpty {
+                replaced?.retire()  // no longer served: its merges stop
                 replayStep?(true)
                 return true
             }
             rebuilt.apply(changes(step))
             replayed += step.count
         }
+    }
+
+    /// Stops the work of a collection no longer served (deleted): its index merges no more, and
+    /// a rebuild under way does not take over (its index merges no more either).
+    func retire() {
+        let index = state.withLock { state -> CollectionIndex in
+            state.generation += 1
+            state.journal = nil
+            return state.index
+        }
+        index.retire()
     }
 
     /// `{"name", "documents", "id", "fields", "rank", "public"}`: the collection as
@@ -241,10 +258,11 @@ final class CollectionCatalog: Sendable {
         }
     }
 
-    /// Stops serving the collection named `name`; returns it.
+    /// Stops serving the collection named `name` (and retires it); returns it.
     @discardableResult
     func remove(_ name: String) -> ServedCollection? {
         let removed = collections.withLock { $0.removeValue(forKey: name) }
+        removed?.retire()
         if let removed, removed.schema.isPublic { _ = deletedPublic.withLock { $0.insert(name) } }
         return removed
     }
