@@ -52,4 +52,22 @@ import Testing
         }
         #expect(OwnThread.currentName == nil)
     }
+
+    /// Every thread gets its system name from the start, none its creator's: Foundation's
+    /// `Thread.name`, set on the new thread, was lost when the thread ran before `start()`
+    /// had stored its handle (7 to 15 of 300 threads here, 111 to 123 under ThreadSanitizer).
+    @Test func everyThreadHasItsSystemName() async throws {
+        let wrong = Locked<[String]>([])
+        let done = DispatchGroup()
+        for n in 0..<200 {
+            done.enter()
+            OwnThread.start(name: "own-\(n % 10)") {
+                let name = Self.systemName()
+                if name != "own-\(n % 10)" { wrong.withLock { $0.append(name ?? "none") } }
+                done.leave()
+            }
+        }
+        try await OwnThread.run(name: "own-waiter") { done.wait() }
+        #expect(wrong.withLock { $0 } == [])
+    }
 }
