@@ -6,7 +6,7 @@ import Base
 /// to swap it in: a big merge (four segments of 65,536 documents or more, seconds of work) no
 /// longer holds writes. Writes go on meanwhile and mask documents in the segments being merged;
 /// the swap carries those masks over to the merged segment (by id), so none comes back.
-/// An index no longer served is retired (``retire()``): its merges stop.
+/// An index no longer served is retired (`retire()`): its merges stop.
 extension CollectionIndex {
     /// What the writer lock guards besides the one-write-at-a-time rule.
     struct WriterState {
