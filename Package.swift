@@ -35,7 +35,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The lock, the monotonic clock, the stable hash and the JSON form every layer shares. No dependencies.
+        // The lock, the monotonic clock, the stable hash, the JSON form and the own threads every layer shares. No dependencies.
         .target(name: "Base"),
         // Reactive core and traits (RxSwift 6 names).
         .target(name: "Rx", dependencies: ["Base"]),
@@ -47,7 +47,7 @@ let package = Package(
 
         // HTTP/1.1 server over POSIX sockets and Dispatch.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        // Linux's epoll for the server's poller.
+        // Linux's epoll for the server's poller, and accept4 for its listener.
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // The system's OpenSSL 3 for HTTPS; only HTTP imports it.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
@@ -104,6 +104,7 @@ let package = Package(
             ]
         ),
 
+        .testTarget(name: "BaseTests", dependencies: ["Base"]),
         .testTarget(name: "RxTests", dependencies: ["Base", "Rx", "RxTest"]),
         .testTarget(name: "RxBlockingTests", dependencies: ["Rx", "RxBlocking"]),
         .testTarget(name: "SeedExamplesTests", dependencies: ["Rx", "RxCompat", "RxTest"]),

@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import Logging
 import Testing
@@ -31,6 +32,19 @@ import Testing
     final class Captured: TextOutputStream, @unchecked Sendable {
         var text = ""
         func write(_ string: String) { text += string }
+    }
+
+    /// The writer runs on a thread of its own that gdb and top show by name.
+    @Test func theWriterThreadIsNamed() async {
+        let output = Output()
+        let name = Locked<String?>(nil)
+        await withCheckedContinuation { (flushed: CheckedContinuation<Void, Never>) in
+            output.writer.flush {  // called on the writer thread
+                name.withLock { $0 = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) }
+                flushed.resume()
+            }
+        }
+        #expect(name.withLock { $0 } == LogWriter.threadName + "\n")
     }
 
     @Test func textLinesAreStreamLogHandlersLines() async {

@@ -72,4 +72,39 @@ import Testing
         // Off the pool Swift's tasks (every write's answer) run on: a rebuild there held it.
         #expect(gate.onRebuildThread.withLock { $0 } == [true])
     }
+
+    /// The index a rebuild replaces is retired once the new one serves (its merges stop); the
+    /// new one is not.
+    @Test func theReplacedIndexIsRetired() async throws {
+        let old = try Self.schema(Self.before), new = try Self.schema(Self.after)
+        let gate = Gate()
+        let collection = ServedCollection(
+            name: "things", schema: old, index: CollectionIndex(schema: old), replayStep: { gate.step(swapped: $0) })
+        let replaced = collection.index
+        collection.rebuild(under: new)
+        try await Self.offThePool {
+            gate.reached.wait()  // built; nothing replayed yet
+            #expect(!replaced.isRetired)
+            gate.proceed.signal()
+            gate.reached.wait()  // swapped
+            gate.proceed.signal()
+        }
+        #expect(gate.calls.withLock { $0 } == [false, true])
+        #expect(replaced.isRetired)
+        #expect(collection.index !== replaced)
+        #expect(!collection.index.isRetired)
+    }
+
+    /// A deleted collection's index is retired; one made again under the name is new and not.
+    @Test func aDeletedCollectionsIndexIsRetired() throws {
+        let schema = try Self.schema(Self.before)
+        let catalog = CollectionCatalog()
+        catalog.put("things", schema: schema)
+        let index = try #require(catalog.named("things")).index
+        #expect(!index.isRetired)
+        catalog.remove("things")
+        #expect(index.isRetired)
+        catalog.put("things", schema: schema)
+        #expect(try #require(catalog.named("things")).index.isRetired == false)
+    }
 }

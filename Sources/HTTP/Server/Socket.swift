@@ -76,20 +76,17 @@ enum Socket {
         case exhausted(errno: Int32)
     }
 
-    /// Accepts one pending connection as a non-blocking socket with `TCP_NODELAY`.
+    /// Accepts one pending connection as a close-on-exec, non-blocking socket with `TCP_NODELAY`.
     static func accept(_ listener: Int32) -> AcceptResult {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let fd = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemAccept(listener, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemAcceptNonBlocking(listener, $0, &length) }
         }
         guard fd >= 0 else {
             let error = errno
             return [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error) ? .exhausted(errno: error) : .none
         }
-        // accept4 is not exported to Swift; two fcntl calls per connection are cheap.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         try? setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
         return .accepted(fd: fd, remote: address(of: storage).host)
     }

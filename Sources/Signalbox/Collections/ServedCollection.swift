@@ -1,9 +1,6 @@
 import Base
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Search
 
 /// A collection this replica serves: its schema, its in-memory index and its live queries.
@@ -197,33 +194,26 @@ final class ServedCollection: Sendable {
         // rebuild there, with the worker its `concurrentPerform`s borrow, held the whole pool for
         // as long as one of its parts took (a write waited 30 s at 1,000,000 documents); from
         // here they borrow at most all workers but one.
-        let thread = Thread { [self] in
-            _ = pthread_setspecific(Self.rebuildThreadKey, UnsafeRawPointer(bitPattern: 1))
-            Thread.current.name = Self.rebuildThreadName  // for gdb and top (Foundation may not pass it on)
+        OwnThread.start(name: Self.rebuildThreadName) { [self] in
             // Read outside the lock (writes go on meanwhile; the journal has them).
             let (documents, servedSequence) = serving.allDocumentsWithSequence()
             let decoder = CollectionDocumentDecoder(schema: schema)
             let rebuilt = CollectionIndex(
                 schema: schema, documents: documents.compactMap { try? decoder.decode($0.body) }, sequence: max(sequence, servedSequence))
-            guard replay(into: rebuilt, decoder: decoder, generation: generation) else { return }
+            guard replay(into: rebuilt, decoder: decoder, generation: generation) else {
+                rebuilt.retire()  // a newer rebuild took over, or the collection was deleted: it merges no more
+                return
+            }
             lookups.indexReplaced(schema: schema)
             HeapTrim.release()  // the documents read back and the build's scratch
         }
-        thread.start()
     }
 
-    /// The name of the thread a rebuild runs on (Linux keeps 15 bytes of a thread's name).
+    /// The name of the thread a rebuild runs on.
     static let rebuildThreadName = "index-rebuild"
 
-    /// Set on a rebuild's thread: see ``isRebuildThread``.
-    private static let rebuildThreadKey: pthread_key_t = {
-        var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
-        return key
-    }()
-
     /// Whether the caller runs on a rebuild's own thread (tests check a rebuild is off the pool).
-    static var isRebuildThread: Bool { pthread_getspecific(rebuildThreadKey) != nil }
+    static var isRebuildThread: Bool { OwnThread.currentName == rebuildThreadName }
 
     /// Most journaled writes replayed under the state lock, at the swap: the rest are replayed
     /// in steps outside it, so that writes and searches never wait for a long replay.
@@ -238,6 +228,7 @@ final class ServedCollection: Sendable {
             journal.map { id, body in body.flatMap { try? decoder.decode($0) }.map(CollectionChange.upsert) ?? .delete(id: id) }
         }
         var replayed = 0
+        var replaced: CollectionIndex?
         while true {
             replayStep?(false)
             let step = state.withLock { state -> ArraySlice<(id: String, body: [UInt8]?)>? in
@@ -245,6 +236,7 @@ final class ServedCollection: Sendable {
                 guard journal.count - replayed > Self.maxChangesReplayedUnderLock else {
                     rebuilt.apply(changes(journal[replayed...]), through: state.journalSequence)
                     rebuilt.advance(to: state.journalSequence)
+                    replaced = state.index
                     state.index = rebuilt
                     state.journal = nil
                     return []
@@ -253,12 +245,24 @@ final class ServedCollection: Sendable {
             }
             guard let step else { return false }
             if step.isEmpty {
+                replaced?.retire()  // no longer served: its merges stop
                 replayStep?(true)
                 return true
             }
             rebuilt.apply(changes(step))
             replayed += step.count
         }
+    }
+
+    /// Stops the work of a collection no longer served (deleted): its index merges no more, and
+    /// a rebuild under way does not take over (its index merges no more either).
+    func retire() {
+        let index = state.withLock { state -> CollectionIndex in
+            state.generation += 1
+            state.journal = nil
+            return state.index
+        }
+        index.retire()
     }
 
     /// `{"name", "documents", "id", "fields", "rank", "public"}`: the collection as
@@ -318,10 +322,11 @@ final class CollectionCatalog: Sendable {
         }
     }
 
-    /// Stops serving the collection named `name`; returns it.
+    /// Stops serving the collection named `name` (and retires it); returns it.
     @discardableResult
     func remove(_ name: String) -> ServedCollection? {
         let removed = collections.withLock { $0.removeValue(forKey: name) }
+        removed?.retire()
         if let removed, removed.schema.isPublic { _ = deletedPublic.withLock { $0.insert(name) } }
         return removed
     }

@@ -63,10 +63,12 @@ public final class LogWriter: Sendable {
         self.fileDescriptor = fileDescriptor
         self.maxQueuedRecords = max(1, maxQueuedRecords)
         self.batchInterval = batchInterval
-        let thread = Thread { [self] in run() }
-        thread.name = "signalbox.log"
-        thread.start()
+        // Named by OwnThread: Foundation's `Thread.name`, set before `start()`, named nothing.
+        OwnThread.start(name: Self.threadName) { [self] in run() }
     }
+
+    /// The writer thread's name (gdb, top).
+    static let threadName = "signalbox.log"
 
     /// Queues a record; never waits for the writer.
     func append(_ record: Record) {

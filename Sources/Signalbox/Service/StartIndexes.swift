@@ -3,14 +3,6 @@ import Dispatch
 import Foundation
 import Search
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What a start builds or loads before it serves: the cities' search index, their collection
 /// index, and every stored collection's.
 ///
@@ -67,25 +59,12 @@ struct StartIndexes: Sendable {
     /// Runs `work` on a new thread and returns what it returns, leaving the caller's (a task's)
     /// thread free meanwhile.
     static func onOwnThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-            let thread = Thread {
-                _ = pthread_setspecific(startThreadKey, UnsafeRawPointer(bitPattern: 1))
-                Thread.current.name = startThreadName  // for gdb and top (Foundation may not pass it on)
-                continuation.resume(with: Result { try work() })
-            }
-            thread.start()
-        }
+        try await OwnThread.run(name: startThreadName, work)
     }
 
-    /// The name of a start's thread (Linux keeps 15 bytes of a thread's name).
+    /// The name of a start's thread.
     static let startThreadName = "index-load"
 
-    private static let startThreadKey: pthread_key_t = {
-        var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
-        return key
-    }()
-
     /// Whether the caller runs on a start's own thread.
-    static var isStartThread: Bool { pthread_getspecific(startThreadKey) != nil }
+    static var isStartThread: Bool { OwnThread.currentName == startThreadName }
 }

@@ -18,9 +18,12 @@ import Testing
         private let held = Locked(false)
         /// Whether each merge was built on a merge's own thread.
         let onMergeThread = Locked<Set<Bool>>([])
+        /// Merged segments built so far.
+        let builds = Locked(0)
 
         func built() {
             _ = onMergeThread.withLock { $0.insert(CollectionIndex.isMergeThread) }
+            builds.withLock { $0 += 1 }
             guard held.withLock({ held in defer { held = true }; return !held }) else { return }
             reached.signal()
             proceed.wait()
@@ -37,12 +40,22 @@ import Testing
         }
     }
 
-    @Test func writesDuringAMergeAreNeitherLostNorResurrected() async {
+    /// Small segments merge two at a time: two writes of 8 documents start a merge.
+    static let configuration = {
         var configuration = CollectionIndex.Configuration()
         configuration.recentSegmentDocuments = 4
         configuration.mergeFanIn = 2
+        return configuration
+    }()
+
+    /// An empty index of `configuration` whose merges `gate` holds once built.
+    static func index(heldAt gate: Gate) -> CollectionIndex {
+        CollectionIndex(schema: F.products, documents: [], sequence: 0, configuration: configuration, mergeBuilt: { gate.built() })
+    }
+
+    @Test func writesDuringAMergeAreNeitherLostNorResurrected() async {
         let gate = Gate()
-        let index = CollectionIndex(schema: F.products, documents: [], sequence: 0, configuration: configuration, mergeBuilt: { gate.built() })
+        let index = Self.index(heldAt: gate)
         let model = Locked([String: String]())
         @Sendable func upsert(_ ids: [Int], _ title: String) {
             index.apply(ids.map { .upsert(F.product("\($0)", title: "\(title) \($0)", price: Double($0))) })
@@ -91,11 +104,8 @@ import Testing
     /// A save taken while a merge builds holds the segments before it; the next save the merged
     /// one; an index restored from the first merges them again by itself.
     @Test func aSaveDuringAMergeRestoresAlike() async throws {
-        var configuration = CollectionIndex.Configuration()
-        configuration.recentSegmentDocuments = 4
-        configuration.mergeFanIn = 2
         let gate = Gate()
-        let index = CollectionIndex(schema: F.products, documents: [], sequence: 0, configuration: configuration, mergeBuilt: { gate.built() })
+        let index = Self.index(heldAt: gate)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("merge-save-\(UInt64.random(in: 0...UInt64.max))").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let saves = Locked<[Int]>([])
@@ -111,7 +121,7 @@ import Testing
         }
         #expect(saves.withLock { $0 } == [3])
         // Restored from the save made before the swap: the merge runs again, on its own.
-        let (unmerged, _) = try CollectionIndex.restore(from: directory, configuration: configuration)
+        let (unmerged, _) = try CollectionIndex.restore(from: directory, configuration: Self.configuration)
         unmerged.waitForMerges()
         #expect(unmerged.segmentCount == 2)
         #expect(unmerged.count == 17)
@@ -121,5 +131,49 @@ import Testing
         #expect(restored.count == 17)
         #expect(restored.document(id: "100") != nil)
         #expect(restored.search(CollectionQuery(text: "widget", limit: 100)).total == 17)
+    }
+
+    /// An index retired while its merge builds (its collection's schema replaced, or the collection
+    /// deleted) drops the merged segment instead of swapping it in and starts no other merge;
+    /// every write made meanwhile stays.
+    @Test func aRetiredIndexStopsMergingAndKeepsEveryWrite() async {
+        let gate = Gate()
+        let index = Self.index(heldAt: gate)
+        await Self.offThePool {
+            // Two segments of 8 (one size class, fan-in 2): the second write starts their merge.
+            index.apply((0..<8).map { .upsert(F.product("\($0)", title: "Widget \($0)")) })
+            index.apply((8..<16).map { .upsert(F.product("\($0)", title: "Widget \($0)")) })
+            gate.reached.wait()  // the merged segment is built, not swapped in
+            index.retire()
+            // A delete and a replacement in the segments being merged, and a third segment of
+            // their size class (9 documents with the replacement's): a merge would follow.
+            index.apply([.delete(id: "0"), .upsert(F.product("1", title: "Changed 1"))])
+            index.apply((16..<24).map { .upsert(F.product("\($0)", title: "Widget \($0)")) })
+            gate.proceed.signal()
+            index.waitForMerges()
+        }
+        #expect(index.isRetired)
+        #expect(gate.builds.withLock { $0 } == 1)
+        #expect(index.segmentCount == 3)
+        #expect(index.count == 23)
+        #expect(index.document(id: "0") == nil)
+        #expect(index.document(id: "1")?.values[0] == .string("Changed 1"))
+        #expect(index.search(CollectionQuery(text: "widget", limit: 100)).total == 22)
+        #expect(Set(F.ids(index.search(CollectionQuery(limit: 100)))) == Set((1..<24).map { "\($0)" }))
+    }
+
+    /// A retired index starts no merge: the writes that would call for one apply, unmerged.
+    @Test func aRetiredIndexStartsNoMerge() async {
+        let gate = Gate()
+        let index = Self.index(heldAt: gate)
+        index.retire()
+        await Self.offThePool {
+            index.apply((0..<8).map { .upsert(F.product("\($0)", title: "Widget \($0)")) })
+            index.apply((8..<16).map { .upsert(F.product("\($0)", title: "Widget \($0)")) })
+            index.waitForMerges()
+        }
+        #expect(gate.builds.withLock { $0 } == 0)
+        #expect(index.segmentCount == 2)
+        #expect(index.count == 16)
     }
 }

@@ -1,12 +1,4 @@
-import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Base
 
 /// Background merges: a merge reads immutable segments, so it builds the merged one outside the
 /// writer lock, on a thread of its own (not on the pool Swift's tasks run on, nor on
@@ -14,6 +6,7 @@ import Darwin
 /// to swap it in: a big merge (four segments of 65,536 documents or more, seconds of work) no
 /// longer holds writes. Writes go on meanwhile and mask documents in the segments being merged;
 /// the swap carries those masks over to the merged segment (by id), so none comes back.
+/// An index no longer served is retired (`retire()`): its merges stop.
 extension CollectionIndex {
     /// What the writer lock guards besides the one-write-at-a-time rule.
     struct WriterState {
@@ -24,12 +17,20 @@ extension CollectionIndex {
         var merging: Set<UInt64> = []
         /// Whether a merge thread runs (one at a time per index).
         var mergeThreadRuns = false
+        /// Whether the index was retired: no merge starts, and the running one stops.
+        var retired = false
 
         /// Claims the merge thread when a merge is `needed` and none runs; true if the caller starts it.
         mutating func claimMergeThread(needed: Bool) -> Bool {
-            guard needed, !mergeThreadRuns else { return false }
+            guard needed, !retired, !mergeThreadRuns else { return false }
             mergeThreadRuns = true
             return true
+        }
+
+        /// Releases the merge thread (it ends): the segments it read are merged no more.
+        mutating func releaseMergeThread() {
+            merging = []
+            mergeThreadRuns = false
         }
     }
 
@@ -64,42 +65,44 @@ extension CollectionIndex {
     /// Starts the merge thread (the caller claimed it under the writer lock).
     func startMergeThread() {
         mergesRunning.enter()
-        let thread = Thread { [self] in
-            _ = pthread_setspecific(Self.mergeThreadKey, UnsafeRawPointer(bitPattern: 1))
-            Thread.current.name = Self.mergeThreadName  // for gdb and top (Foundation may not pass it on)
+        OwnThread.start(name: Self.mergeThreadName) { [self] in
             // The heap is not trimmed here: `malloc_trim` holds each arena's lock while it walks it,
             // and during an import merges end every few batches (the service trims once writes
             // pause: `PersistedIndexes.saveQuiet`).
             while mergeOnce() {}
             mergesRunning.leave()
         }
-        thread.start()
     }
 
-    /// The name of the thread merges run on (Linux keeps 15 bytes of a thread's name).
+    /// The name of the thread merges run on.
     static let mergeThreadName = "index-merge"
 
-    /// Set on a merge's thread: see ``isMergeThread``.
-    private static let mergeThreadKey: pthread_key_t = {
-        var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
-        return key
-    }()
-
     /// Whether the caller runs on a merge's own thread (tests check merges are off the pool).
-    static var isMergeThread: Bool { pthread_getspecific(mergeThreadKey) != nil }
+    static var isMergeThread: Bool { OwnThread.currentName == mergeThreadName }
+
+    /// Stops merging this index, which is no longer served (its collection's schema was replaced,
+    /// or the collection deleted): a merge under way drops its segment once built, before the
+    /// swap (the segments it read stay, with every write since), and none starts again. Writes still
+    /// apply, and a search that took the index before still reads it.
+    public func retire() {
+        writer.withLock { $0.retired = true }
+    }
+
+    /// Whether ``retire()`` was called.
+    public var isRetired: Bool { writer.withLock { $0.retired } }
 
     /// Blocks until no merge runs (tests, benchmarks, and a save that wants the merged state).
     public func waitForMerges() {
         mergesRunning.wait()
     }
 
-    /// Runs the next merge the plan gives; false (and the thread released) when there is none.
+    /// Runs the next merge the plan gives; false (and the thread released) when there is none,
+    /// or when the index was retired.
     private func mergeOnce() -> Bool {
         let taken = writer.withLock { state -> [CollectionSnapshot.Part]? in
             let snapshot = snapshot
-            guard let members = mergePlan(snapshot, excluding: []) else {
-                state.mergeThreadRuns = false
+            guard !state.retired, let members = mergePlan(snapshot, excluding: []) else {
+                state.releaseMergeThread()
                 return nil
             }
             let parts = members.map { snapshot.parts[$0] }
@@ -111,7 +114,12 @@ extension CollectionIndex {
         // the parts' structures, not from their bodies decoded and indexed again.
         let merged = CollectionSegment(merging: taken, layout: layout)
         mergeBuilt?()
-        writer.withLock { state in
+        return writer.withLock { state in
+            // Retired meanwhile: the segments taken stay, with the writes masked in them since.
+            guard !state.retired else {
+                state.releaseMergeThread()
+                return false
+            }
             var next = snapshot
             var deleted = DocumentSet(capacity: merged.count)
             var deletedCount = 0
@@ -134,7 +142,7 @@ extension CollectionIndex {
             state.merging = []
             let swapped = next
             current.withLock { $0 = swapped }
+            return true
         }
-        return true
     }
 }
