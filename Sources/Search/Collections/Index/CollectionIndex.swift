@@ -100,7 +100,7 @@ public final class CollectionIndex: Sendable {
     public var revision: UInt64 { snapshot.revision }
 
     /// The store's sequence number of the latest change applied (the `through` of the latest
-    /// ``apply(_:through:)``, or the one the index was built or restored at): a persisted copy
+    /// ``apply(_:through:prepared:)``, or the one the index was built or restored at): a persisted copy
     /// of the index holds every change up to it, so a restart applies only the later ones.
     public var sequence: Int64 { snapshot.sequence }
 
