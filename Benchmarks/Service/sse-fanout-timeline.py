@@ -184,31 +184,10 @@ async def main(args):
     server.start(directory, port)
     perf = None
     try:
-        for _ in range(600):
-            try:
-                if b" 200 " in await fanout.http(port, server.ready_request):
-                    break
-            except OSError:
-                pass
-            await asyncio.sleep(0.1)
-        else:
-            raise RuntimeError("the server did not become ready")
+        await fanout.wait_ready(port, server.ready_request, "the server")
         clients = [fanout.Client() for _ in range(args.clients)]
-        ready = asyncio.Event()
-        count = 0
-
-        def connected():
-            nonlocal count
-            count += 1
-            if count == args.clients:
-                ready.set()
-
-        tasks = []
-        for index, client in enumerate(clients):
-            tasks.append(asyncio.create_task(client.run(port, server.events_path, connected, args.events + 1)))
-            if index % 200 == 199:
-                await asyncio.sleep(0.05)
-        await asyncio.wait_for(ready.wait(), 180)
+        tasks = await fanout.connect_all(
+            args.clients, lambda index, connected: clients[index].run(port, server.events_path, connected, args.events + 1), 180)
         await asyncio.sleep(1.0)
         # Event 0 warms the server up, untraced.
         await fanout.http(port, server.publish_request(0))

@@ -119,6 +119,40 @@ async def http(port, request):
     return data
 
 
+async def wait_ready(port, request, name):
+    """Asks `request` every 0.1 s until the server answers 200; an error after 60 s."""
+    for _ in range(600):
+        try:
+            if b" 200 " in await http(port, request):
+                return
+        except OSError:
+            pass
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"{name} did not become ready")
+
+
+async def connect_all(count, start, timeout):
+    """Starts `count` event-stream clients, `start(index, connected)` making each one's coroutine
+    (which calls `connected()` once its response head is read), and returns their tasks once every
+    one is connected."""
+    ready = asyncio.Event()
+    connected_count = 0
+
+    def connected():
+        nonlocal connected_count
+        connected_count += 1
+        if connected_count == count:
+            ready.set()
+
+    tasks = []
+    for index in range(count):
+        tasks.append(asyncio.create_task(start(index, connected)))
+        if index % 200 == 199:
+            await asyncio.sleep(0.05)  # stay within the listen backlog
+    await asyncio.wait_for(ready.wait(), timeout)
+    return tasks
+
+
 # Linux's SO_TIMESTAMPNS (= SCM_TIMESTAMPNS; Python does not name it): the kernel stamps each
 # received segment with the time it reached the socket (CLOCK_REALTIME, a 64-bit timespec).
 SO_TIMESTAMPNS = 35
@@ -299,35 +333,14 @@ async def run_once(server, clients_wanted, events, gap):
     port = free_port()
     server.start(directory, port)
     try:
-        for _ in range(600):
-            try:
-                if b" 200 " in await http(port, server.ready_request):
-                    break
-            except OSError:
-                pass
-            await asyncio.sleep(0.1)
-        else:
-            raise RuntimeError(f"{server.name} did not become ready")
+        await wait_ready(port, server.ready_request, server.name)
         await asyncio.sleep(0.5)
         pid = server.measured_pid()
         rss_before = rss_kib(pid)
 
         clients = [Client() for _ in range(clients_wanted)]
-        ready = asyncio.Event()
-        count = 0
-
-        def connected():
-            nonlocal count
-            count += 1
-            if count == clients_wanted:
-                ready.set()
-
-        tasks = []
-        for index, client in enumerate(clients):
-            tasks.append(asyncio.create_task(client.run(port, server.events_path, connected, events + 1)))
-            if index % 200 == 199:
-                await asyncio.sleep(0.05)  # stay within the listen backlog
-        await asyncio.wait_for(ready.wait(), 180)
+        tasks = await connect_all(
+            clients_wanted, lambda index, connected: clients[index].run(port, server.events_path, connected, events + 1), 180)
         await asyncio.sleep(1.0)
         rss_after = rss_kib(pid)
 

@@ -10,37 +10,21 @@ resident memory per connected client (VmRSS before and after connecting).
 """
 import argparse
 import asyncio
+import importlib.util
 import os
-import socket
 import statistics
 import subprocess
 import tempfile
 import time
 
+# The harness's helpers (starting, readiness, connecting the clients): sse-fanout-vs-nchan.py.
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("fanout", os.path.join(HERE, "sse-fanout-vs-nchan.py"))
+fanout = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fanout)
+rss_kib, free_port, http = fanout.rss_kib, fanout.free_port, fanout.http
+
 KEY = "bench-key"
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def http(port, request):
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(request)
-    await writer.drain()
-    data = await reader.read(65536)
-    writer.close()
-    return data
 
 
 class Client:
@@ -77,32 +61,12 @@ async def main(args):
         command = ["taskset", "-c", args.server_cpu] + command
     server = subprocess.Popen(command, env=env)
     try:
-        for _ in range(600):
-            try:
-                if b" 200 " in await http(port, b"GET /readyz HTTP/1.1\r\nHost: b\r\n\r\n"):
-                    break
-            except OSError:
-                pass
-            await asyncio.sleep(0.1)
+        await fanout.wait_ready(port, b"GET /readyz HTTP/1.1\r\nHost: b\r\n\r\n", "signalbox")
         await asyncio.sleep(0.5)
         rss_before = rss_kib(server.pid)
 
         clients = [Client() for _ in range(args.clients)]
-        ready = asyncio.Event()
-        count = 0
-
-        def connected():
-            nonlocal count
-            count += 1
-            if count == args.clients:
-                ready.set()
-
-        tasks = []
-        for index, client in enumerate(clients):
-            tasks.append(asyncio.create_task(client.run(port, connected, args.events)))
-            if index % 200 == 199:
-                await asyncio.sleep(0.05)  # stay within the listen backlog
-        await asyncio.wait_for(ready.wait(), 120)
+        tasks = await fanout.connect_all(args.clients, lambda index, connected: clients[index].run(port, connected, args.events), 120)
         await asyncio.sleep(1.0)
         rss_after = rss_kib(server.pid)
 
