@@ -29,7 +29,7 @@ KEY = "bench-key"
 
 class Client:
     def __init__(self):
-        self.received = {}  # event id -> monotonic time
+        self.received = {}  # event number (its document's "Fanout N") -> monotonic time
 
     async def run(self, port, connected, total_events):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -46,9 +46,10 @@ class Client:
             buffer += chunk
             while b"\n\n" in buffer:
                 block, buffer = buffer.split(b"\n\n", 1)
-                for line in block.split(b"\n"):
-                    if line.startswith(b"id: "):
-                        self.received[int(line[4:].split(b"\r")[0])] = now
+                # By the document's number, not the event id: the stream opens with a bare `id: 0`.
+                match = fanout.EVENT_NUMBER.search(block)
+                if match:
+                    self.received.setdefault(int(match.group(1)), now)
         writer.close()
 
 
@@ -82,10 +83,9 @@ async def main(args):
             await asyncio.sleep(0.3)
         await asyncio.wait_for(asyncio.gather(*tasks), 60)
 
-        ids = sorted({event_id for client in clients for event_id in client.received})
         delays, spreads = [], []
-        for n, event_id in enumerate(ids[: args.events]):
-            times = [client.received[event_id] - sent[n] for client in clients if event_id in client.received]
+        for n in range(args.events):
+            times = [client.received[n] - sent[n] for client in clients if n in client.received]
             delays.extend(times)
             spreads.append(max(times))
         delays.sort()
