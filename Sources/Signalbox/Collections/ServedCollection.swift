@@ -8,7 +8,10 @@ import Search
 /// A new schema never blocks: writes are checked against it at once, while a new index is
 /// built beside the serving one (``rebuild(under:)``); the serving one keeps answering
 /// searches and taking writes, which are also kept to be replayed into the new index before
-/// it takes over. No write is lost or applied to only one of the two.
+/// it takes over. No write is lost or applied to only one of the two. A document that the
+/// serving index's old schema cannot hold (a field whose type changed) stays as it was there,
+/// and its write waits for the new index (``served(_:by:)``): never answered before a
+/// search finds it.
 final class ServedCollection: Sendable {
     private struct State {
         /// The newest schema: what writes are checked against, what `GET /collections` shows.
@@ -20,6 +23,10 @@ final class ServedCollection: Sendable {
         /// and the store's sequence number of the latest.
         var journal: [(id: String, body: [UInt8]?)]?
         var journalSequence: Int64 = 0
+        /// Ids of documents written while a rebuild runs that the serving index cannot hold (they
+        /// do not fit its old schema), and the writes waiting for them: served when the new index takes over.
+        var unserved: Set<String> = []
+        var unservedWaiters: [AppliedWaiter] = []
         /// Bumped by each rebuild, so an older rebuild that finishes late does not take over.
         var generation = 0
         /// The synonyms and stop words queries apply, as put and compiled (`QueryRules`).
@@ -92,6 +99,41 @@ final class ServedCollection: Sendable {
     /// Whether a new schema's index is being built.
     var isRebuilding: Bool { state.withLock { $0.journal != nil } }
 
+    /// Whether a document is stored under `id` as this replica knows: served, or written while
+    /// a rebuild runs and waiting for the new index (``served(_:by:)``).
+    func contains(id: String) -> Bool {
+        let (index, unserved) = state.withLock { ($0.index, $0.unserved.contains(id)) }
+        return unserved || index.contains(id: id)
+    }
+
+    /// Waits until the latest writes to `ids` (applied already) are served: at once, unless one
+    /// of them did not fit the serving index's old schema during a rebuild; then until the new
+    /// index takes over. False if that is not before `deadline`.
+    func served(_ ids: [String], by deadline: DispatchTime) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let waiter = AppliedWaiter(continuation)
+            let waits = state.withLock { state in
+                guard !state.unserved.isEmpty, ids.contains(where: state.unserved.contains) else { return false }
+                state.unservedWaiters.append(waiter)
+                return true
+            }
+            guard waits else { return waiter.finish(true) }
+            Self.timers.asyncAfter(deadline: deadline) { waiter.finish(false) }
+        }
+    }
+
+    private static let timers = DispatchQueue(label: "signalbox.rebuild.timers")
+
+    /// Marks every write served (the new index took over, or the collection is gone): the
+    /// waiting writes are answered. Under the state lock; the caller finishes the waiters after it.
+    private static func serveUnserved(_ state: inout State) -> [AppliedWaiter] {
+        defer {
+            state.unserved = []
+            state.unservedWaiters = []
+        }
+        return state.unservedWaiters
+    }
+
     /// Applies a batch of writes to the serving index, then tells the live queries they concern.
     /// `sequence`: the store's sequence number of the last of them (what a persisted copy of the
     /// index is current at; nil for writes that are not stored).
@@ -108,16 +150,24 @@ final class ServedCollection: Sendable {
             }
             return (state.index, state.index.schema)
         }
-        // Decoded under the newest schema; the serving index may still be under the old one.
-        let fitted = changes.map { change -> CollectionChange in
-            guard case .upsert(let document) = change, schema != self.schema else { return change }
+        // Decoded under the newest schema; the serving index may still be under the old one. A
+        // document that does not fit it stays as it was there: the new index gets it by the
+        // journal, and its write waits for that (`served(_:by:)`).
+        let isOld = schema != self.schema
+        var fitted = changes
+        if isOld {
             let decoder = CollectionDocumentDecoder(schema: schema)
-            return (try? decoder.decode(document.body)).map(CollectionChange.upsert) ?? .delete(id: document.id)
+            let refitted = changes.map { change -> CollectionChange? in
+                guard case .upsert(let document) = change else { return change }
+                return (try? decoder.decode(document.body)).map(CollectionChange.upsert)
+            }
+            noteUnserved(zip(changes, refitted).map { change, fit in (change.id, fit == nil) }, servedBy: index)
+            fitted = refitted.compactMap { $0 }
         }
         let outcomes: [CollectionChangeOutcome]
         // Taken in any case: a batch numbered up to `sequence` is applied by this write or never.
         let prepared = takePrepared(for: fitted, through: sequence)
-        if schema == self.schema, let (offset, batch) = prepared {
+        if !isOld, let (offset, batch) = prepared {
             // The batch's segments are built: its own write only masks and swaps; the writes around
             // it in this run (those numbered just before or after it) are applied as usual.
             let end = offset + batch.count
@@ -129,6 +179,17 @@ final class ServedCollection: Sendable {
             outcomes = index.apply(fitted, through: sequence)
         }
         lookups.refresh(after: outcomes, schema: schema)
+    }
+
+    /// Records which of the writes just applied to `index` (the old schema's, while a rebuild
+    /// runs) it could not hold. Nothing if the new index took over meanwhile: it has them all.
+    private func noteUnserved(_ writes: [(id: String, unfit: Bool)], servedBy index: CollectionIndex) {
+        state.withLock { state in
+            guard state.index === index, state.journal != nil else { return }
+            for (id, unfit) in writes {
+                if unfit { state.unserved.insert(id) } else { state.unserved.remove(id) }
+            }
+        }
     }
 
     // MARK: Import batches indexed ahead
@@ -184,7 +245,9 @@ final class ServedCollection: Sendable {
         let (serving, generation) = state.withLock { state -> (CollectionIndex, Int) in
             state.schema = schema
             state.decoder = CollectionDocumentDecoder(schema: schema)
-            state.journal = []
+            // A rebuild under way is overtaken, but its journal is kept: the index read below
+            // lacks the writes it could not hold (`unserved`), which only the journal has.
+            state.journal = state.journal ?? []
             state.journalSequence = sequence
             state.generation += 1
             return (state.index, state.generation)
@@ -229,6 +292,7 @@ final class ServedCollection: Sendable {
         }
         var replayed = 0
         var replaced: CollectionIndex?
+        var served: [AppliedWaiter] = []
         while true {
             replayStep?(false)
             let step = state.withLock { state -> ArraySlice<(id: String, body: [UInt8]?)>? in
@@ -239,12 +303,14 @@ final class ServedCollection: Sendable {
                     replaced = state.index
                     state.index = rebuilt
                     state.journal = nil
+                    served = Self.serveUnserved(&state)
                     return []
                 }
                 return journal[replayed...]
             }
             guard let step else { return false }
             if step.isEmpty {
+                for waiter in served { waiter.finish(true) }
                 replaced?.retire()  // no longer served: its merges stop
                 replayStep?(true)
                 return true
@@ -257,11 +323,12 @@ final class ServedCollection: Sendable {
     /// Stops the work of a collection no longer served (deleted): its index merges no more, and
     /// a rebuild under way does not take over (its index merges no more either).
     func retire() {
-        let index = state.withLock { state -> CollectionIndex in
+        let (index, served) = state.withLock { state -> (CollectionIndex, [AppliedWaiter]) in
             state.generation += 1
             state.journal = nil
-            return state.index
+            return (state.index, Self.serveUnserved(&state))
         }
+        for waiter in served { waiter.finish(true) }  // the collection and its documents are gone
         index.retire()
     }
 

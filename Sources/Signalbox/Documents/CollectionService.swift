@@ -134,14 +134,21 @@ final class CollectionService: Sendable {
         if collection.index.document(id: id) == nil && collection.index.count >= limits.maxDocuments {
             throw CollectionError.tooManyDocuments(collection: name, limit: limits.maxDocuments)
         }
-        return try await commitAndApply(
+        let deadline = DispatchTime.now() + applyWait
+        let receipt = try await commitAndApply(
             .upsert(collection: name, id: id, body: Data(document.body)), kind: .document, id: id, record: document)
+        // During a schema change the serving index may not hold it (it does not fit the old
+        // schema): answered once the new index serves it, within the same wait.
+        guard await collection.served([id], by: deadline) else {
+            throw NotAppliedInTime(sequence: receipt.sequence, limit: applyWait, isDurableWrite: true, waitsForRebuild: true)
+        }
+        return receipt
     }
 
     func delete(_ name: String, id: String) async throws -> WriteReceipt {
         let collection = try collection(name)
         if collection.isBuiltIn { throw CollectionError.unsupportedImport("Delete cities through DELETE /documents/{id}.") }
-        guard collection.index.document(id: id) != nil else { throw CollectionError.noSuchDocument(collection: name, id: id) }
+        guard collection.contains(id: id) else { throw CollectionError.noSuchDocument(collection: name, id: id) }
         return try await commitAndApply(.delete(collection: name, id: id, inBaseData: true), kind: .document, id: id)
     }
 
@@ -188,7 +195,7 @@ final class CollectionService: Sendable {
     func importSession(_ name: String, format: ImportSession.Format) throws -> ImportSession {
         let collection = try collection(name)
         if collection.isBuiltIn { throw CollectionError.unsupportedImport("Import into the built-in cities is not supported; PUT /documents/{id}.") }
-        let (limits, store, applier) = (self.limits, self.store, self.applier)
+        let (limits, store, applier, applyWait) = (self.limits, self.store, self.applier, self.applyWait)
         // The last sequence number this import has committed.
         let committed = Locked<Int64>(0)
         return ImportSession(
@@ -221,8 +228,13 @@ final class CollectionService: Sendable {
                 // `import.batchSize`), and the index trails the store by at most one batch. Answered
                 // once searchable, as a PUT is.
                 // The store step above made them: the applier's own changes.
-                applier.offer(changes.map { $0 as! ChangeApplier.Change })
+                let offered = changes.map { $0 as! ChangeApplier.Change }
+                applier.offer(offered)
                 try await applier.applied(atLeast: last, within: Self.batchApplyWait).value
+                // During a schema change, documents the old index cannot hold wait for the new one, as a PUT does.
+                guard await collection.served(offered.map(\.id), by: .now() + applyWait) else {
+                    throw NotAppliedInTime(sequence: last, limit: applyWait, isDurableWrite: true, waitsForRebuild: true)
+                }
             })
     }
 

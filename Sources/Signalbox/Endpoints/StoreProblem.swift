@@ -29,11 +29,15 @@ enum StoreProblem {
             // Not 204: searches here do not find it yet. Its number lets the client read it with Signalbox-Min-Seq.
             var fields = retryAfter
             fields[WriteReceipt.sequenceField] = String(late.sequence)
+            let why =
+                late.waitsForRebuild
+                ? "its document does not fit the old schema of the index that serves until the collection's new one "
+                    + "(a schema change in progress) takes over, which it did not within"
+                : "this replica has not applied it within"
             return HTTPError(
                 .serviceUnavailable,
-                detail: "The write is durable (change \(late.sequence)), but this replica has not applied it within "
-                    + "\(late.waitedDescription) (writes.applyWait): searches here do not find it yet. It will be applied; "
-                    + "a PUT is safe to repeat.",
+                detail: "The write is durable (change \(late.sequence)), but \(why) \(late.waitedDescription) (writes.applyWait): "
+                    + "searches here do not find it yet. It will be applied; a PUT is safe to repeat.",
                 headerFields: fields)
         case let late as NotAppliedInTime:
             return HTTPError(

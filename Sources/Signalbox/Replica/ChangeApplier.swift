@@ -444,25 +444,15 @@ final class ChangeApplier: Sendable {
     }
 }
 
-/// A write waiting for its change to be served; resumed once, by whichever comes first.
-private final class AppliedWaiter: Sendable {
-    private let continuation: Locked<CheckedContinuation<Bool, Never>?>
-
-    init(_ continuation: CheckedContinuation<Bool, Never>) {
-        self.continuation = Locked(continuation)
-    }
-
-    func finish(_ served: Bool) {
-        continuation.withLock { taken in defer { taken = nil }; return taken }?.resume(returning: served)
-    }
-}
-
 /// A replica did not apply the change a request waits for in time (503 with `Retry-After`).
 struct NotAppliedInTime: Error, Sendable {
     let sequence: Int64
     let limit: RxTimeInterval
     /// The change is the request's own write, durable already (``ChangeApplier/applyWrite(_:waitingAtMost:)``).
     var isDurableWrite = false
+    /// The change is applied, but a schema change's new index, the first that can hold its
+    /// document, did not take over in time (``ServedCollection/served(_:by:)``).
+    var waitsForRebuild = false
 
     var waitedDescription: String {
         if case .milliseconds(let milliseconds) = limit { return "\(Double(milliseconds) / 1000) s" }
