@@ -231,37 +231,29 @@ struct SortedTermKeys: TermKeys {
         }
     }
 
-    // The binary searches of a walk read one array at one depth: which one, and the shift into
-    // the packed key, are decided once, not at every probe (`unit` decides them each time).
     @inline(__always) func lowerBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
-        var a = lo, b = hi
-        if depth < 4 {
-            let shift = UInt64(48 - 16 * depth)
-            while a < b {
-                let mid = (a + b) >> 1
-                if UInt16(truncatingIfNeeded: keys[mid] >> shift) < c { a = mid + 1 } else { b = mid }
-            }
-        } else {
-            while a < b {
-                let mid = (a + b) >> 1
-                if units[Int(starts[mid]) &+ depth] < c { a = mid + 1 } else { b = mid }
-            }
-        }
-        return a
+        firstTerm(withUnitAtLeast: UInt32(c), from: lo, to: hi, depth: depth)
     }
 
     @inline(__always) func upperBound(of c: UInt16, from lo: Int, to hi: Int, depth: Int) -> Int {
+        firstTerm(withUnitAtLeast: UInt32(c) + 1, from: lo, to: hi, depth: depth)
+    }
+
+    // The binary searches of a walk read one array at one depth: which one, and the shift into
+    // the packed key, are decided once, not at every probe (`unit` decides them each time). The
+    // bound is 32 bits wide so that one search serves both bounds (above 0xFFFF: every term).
+    @inline(__always) private func firstTerm(withUnitAtLeast limit: UInt32, from lo: Int, to hi: Int, depth: Int) -> Int {
         var a = lo, b = hi
         if depth < 4 {
             let shift = UInt64(48 - 16 * depth)
             while a < b {
                 let mid = (a + b) >> 1
-                if UInt16(truncatingIfNeeded: keys[mid] >> shift) <= c { a = mid + 1 } else { b = mid }
+                if UInt32(UInt16(truncatingIfNeeded: keys[mid] >> shift)) < limit { a = mid + 1 } else { b = mid }
             }
         } else {
             while a < b {
                 let mid = (a + b) >> 1
-                if units[Int(starts[mid]) &+ depth] <= c { a = mid + 1 } else { b = mid }
+                if UInt32(units[Int(starts[mid]) &+ depth]) < limit { a = mid + 1 } else { b = mid }
             }
         }
         return a

@@ -36,4 +36,14 @@ enum CollectionFixtures {
     }
 
     static func ids(_ result: CollectionSearchResult) -> [String] { result.hits.map(\.id) }
+
+    /// An index of ``products`` holding `documents`.
+    static func index(_ documents: CollectionDocument...) -> CollectionIndex {
+        CollectionIndex(schema: products, documents: documents)
+    }
+
+    /// The first `limit` hits of a text search of `index`.
+    static func search(_ index: CollectionIndex, _ text: String, limit: Int = 10) -> CollectionSearchResult {
+        index.search(CollectionQuery(text: text, limit: limit))
+    }
 }

@@ -73,14 +73,14 @@ final class StringColumn: Sendable {
             }
             starts.append(UInt32(entries.count))
         }
-        var foldedBytes = distinct.bytes, foldedEnds = distinct.ends, firstSpellings = distinct.spellings
+        var foldedBytes = distinct.values.arena, foldedStarts = distinct.values.starts, firstSpellings = distinct.spellings
         distinct = FoldedValues(expected: 0)
         // Sort the values by their bytes (no String copies in the comparisons); renumber; lay them out.
-        var order = Array(0..<foldedEnds.count)
+        var order = Array(0..<(foldedStarts.count - 1))
         foldedBytes.withUnsafeBufferPointer { arena in
-            foldedEnds.withUnsafeBufferPointer { ends in
+            foldedStarts.withUnsafeBufferPointer { starts in
                 func value(_ v: Int) -> UnsafeBufferPointer<UInt8> {
-                    UnsafeBufferPointer(rebasing: arena[(v == 0 ? 0 : Int(ends[v - 1]))..<Int(ends[v])])
+                    UnsafeBufferPointer(rebasing: arena[Int(starts[v])..<Int(starts[v + 1])])
                 }
                 order.sort { UTF8Order.compare(value($0), value($1)) < 0 }
             }
@@ -90,7 +90,7 @@ final class StringColumn: Sendable {
         var spelled: [UInt32] = []
         for (sorted, id) in order.enumerated() {
             renumber[id] = UInt32(sorted)
-            values.append(foldedBytes[(id == 0 ? 0 : Int(foldedEnds[id - 1]))..<Int(foldedEnds[id])])
+            values.append(foldedBytes[Int(foldedStarts[id])..<Int(foldedStarts[id + 1])])
             if let spelling = firstSpellings[id] {
                 spelled.append(UInt32(sorted))
                 spellings.append(spelling.utf8)
@@ -174,24 +174,17 @@ final class StringColumn: Sendable {
     }
 }
 
-/// The distinct folded values of a column being built, in order of appearance, found by an
-/// open-addressing table over their bytes: no `String` key hashed (SipHash) and kept per value,
-/// which cost most of a column's build (five columns a document for an import of file paths).
+/// The distinct folded values of a column being built, in order of appearance, interned by their
+/// bytes (``ArenaInterner``): no `String` key hashed (SipHash) and kept per value, which cost most
+/// of a column's build (five columns a document for an import of file paths).
 private struct FoldedValues {
-    /// Value `v` is `bytes[ends[v - 1]..<ends[v]]`.
-    private(set) var bytes: [UInt8] = []
-    private(set) var ends: [UInt32] = []
+    /// Value `v` is `values.units(of: v)`.
+    private(set) var values: ArenaInterner<UInt8>
     /// The first spelling of each value when it differs from the folded value.
     private(set) var spellings: [String?] = []
-    /// Value number + 1; 0 when empty.
-    private var slots: [UInt32]
-    private var mask: Int
 
     init(expected: Int) {
-        var size = 64
-        while size < expected * 2 { size <<= 1 }
-        slots = [UInt32](repeating: 0, count: size)
-        mask = size - 1
+        values = ArenaInterner(expected: expected, minimumSlots: 64)
     }
 
     /// The number of `text`'s folded value (``StringColumn/fold(_:)``), adding it if new.
@@ -207,46 +200,8 @@ private struct FoldedValues {
     }
 
     private mutating func id(folded: UnsafeBufferPointer<UInt8>, spelling: String?) -> UInt32 {
-        if ends.count * 2 >= slots.count { grow() }
-        var slot = Self.hash(folded) & mask
-        while true {
-            let stored = slots[slot]
-            if stored == 0 {
-                bytes.append(contentsOf: folded)
-                ends.append(UInt32(bytes.count))
-                spellings.append(spelling)
-                slots[slot] = UInt32(ends.count)
-                return UInt32(ends.count - 1)
-            }
-            if equals(Int(stored - 1), folded) { return stored - 1 }
-            slot = (slot + 1) & mask
-        }
-    }
-
-    private func equals(_ v: Int, _ folded: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = v == 0 ? 0 : Int(ends[v - 1]), end = Int(ends[v])
-        guard end - start == folded.count else { return false }
-        return bytes.withUnsafeBufferPointer { UTF8Order.compare(UnsafeBufferPointer(rebasing: $0[start..<end]), folded) == 0 }
-    }
-
-    private mutating func grow() {
-        let size = slots.count * 2
-        slots = [UInt32](repeating: 0, count: size)
-        mask = size - 1
-        bytes.withUnsafeBufferPointer { all in
-            for v in 0..<ends.count {
-                let value = UnsafeBufferPointer(rebasing: all[(v == 0 ? 0 : Int(ends[v - 1]))..<Int(ends[v])])
-                var slot = Self.hash(value) & mask
-                while slots[slot] != 0 { slot = (slot + 1) & mask }
-                slots[slot] = UInt32(v + 1)
-            }
-        }
-    }
-
-    /// FNV-1a over the bytes.
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+        let (id, isNew) = values.add(folded)
+        if isNew { spellings.append(spelling) }
+        return id
     }
 }
