@@ -116,7 +116,9 @@ public struct Settings: Sendable, Equatable {
     /// Seconds a write waits for this replica to apply it (searchable, sent to `/events`) before it
     /// answers 503 instead of 204: it stays durable and is applied later. A write is never answered
     /// done before a search finds it (issue 25); it waits behind an import's batch, or on PostgreSQL
-    /// behind another replica's commit the follower has yet to read.
+    /// behind another replica's commit the follower has yet to read. During a schema change, a
+    /// write (or an import's batch) whose document only the new schema fits waits as long for the
+    /// new index to take over.
     public var writesApplyWait = 30.0
     /// Distinct queries `/search/live` streams at once; a new one beyond gets 503.
     public var liveMaxQueries = 1_000

@@ -117,7 +117,8 @@ public enum SettingsCatalog {
                    "Writes per second one key may make after its burst; more get 429 with Retry-After (0: no limit)"),
             int("writes.burst", \.writesBurst, 1...1_000_000, defaults, "Writes one key may make at once", reloadable: true),
             seconds("writes.applyWait", \.writesApplyWait, defaults,
-                    "Seconds a write waits for this replica to apply it (searchable) before it answers 503 instead of 204 (it stays durable)",
+                    "Seconds a write waits for this replica to apply it (searchable) before it answers 503 instead of 204 (it stays durable); "
+                        + "during a schema change, also for the new index when only the new schema fits the document",
                     reloadable: false),
             int("live.maxQueries", \.liveMaxQueries, 0...10_000_000, defaults,
                 "Distinct /search/live queries streamed at once; a new one beyond gets 503 with Retry-After (0: no limit)",
