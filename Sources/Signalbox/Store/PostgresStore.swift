@@ -14,7 +14,8 @@ import PostgresNIO
 final class PostgresStore: DocumentStore {
     /// Bumped with every schema change; the service migrates older schemas at start.
     static let schemaVersion = 2
-    /// The channel a commit notifies: a wake-up only, the change log is the truth.
+    /// The channel a commit notifies, with its head and the changes it made when they fit
+    /// (``ChangeNotification``); the change log stays the truth, read whenever they do not.
     static let channel = "signalbox_change"
 
     let url: PostgresURL
@@ -283,41 +284,17 @@ final class PostgresStore: DocumentStore {
     func changes(after sequence: Int64, limit: Int, skipping: [Int64] = []) async throws -> (head: Int64, changes: [StoredChange], server: String) {
         try await Self.within(timeout * 3, "read the change log", primary) { [self] in
             try await using { client in
-                let rows = try await client.query(
-                    """
-                    SELECT m.head, \(unescaped: Self.serverIdentity), c.seq, c.collection, c.kind, c.id, c.body
-                    FROM (SELECT head FROM signalbox_meta LIMIT 1) m LEFT JOIN LATERAL (
-                        SELECT seq, collection, kind, id, body FROM signalbox_change
-                        WHERE seq > \(sequence) AND seq <> ALL(\(skipping)::bigint[]) ORDER BY seq LIMIT \(limit)
-                    ) c ON true ORDER BY c.seq
-                    """, logger: logger)
                 var head: Int64 = 0
                 var server = ""
                 var changes: [StoredChange] = []
-                for try await row in rows {
-                    // Cell by cell with concrete types: the tuple decode (parameter packs) was not
-                    // specialized and cost about 14,000 instructions a row in runtime generic lookups.
-                    var cells = row.makeIterator()
-                    guard let headCell = cells.next(), let serverCell = cells.next() else { continue }
-                    (head, server) = (try headCell.decode(Int64.self), try serverCell.decode(String.self))
-                    if let change = try Self.change(&cells) { changes.append(change) }
+                let statement = ChangeLogReadStatement(sequence: sequence, skipping: skipping, limit: Int64(limit))
+                for try await row in try await client.execute(statement, logger: logger) {
+                    (head, server) = (row.head, row.server)
+                    if let change = row.change { changes.append(change) }
                 }
                 return (head, changes, server)
             }
         }
-    }
-
-    /// The change in the next five cells (`seq, collection, kind, id, body`), nil when `seq` is
-    /// NULL (no change, the head alone). The body goes from the row's bytes to `Data` without a `String`.
-    private static func change(_ cells: inout PostgresRow.Iterator) throws -> StoredChange? {
-        guard let seqCell = cells.next(), let collectionCell = cells.next(), let kindCell = cells.next(), let idCell = cells.next(),
-            let bodyCell = cells.next()
-        else { throw StoreError.unavailable(detail: "a change log row lacks columns") }
-        guard let seq = try seqCell.decode(Int64?.self) else { return nil }
-        let kind = try kindCell.decode(String.self)
-        return StoredChange(
-            collection: try collectionCell.decode(String.self), kind: StoredChangeKind(rawValue: kind) ?? .document,
-            id: try idCell.decode(String.self), body: bodyCell.bytes.map { Data($0.readableBytesView) }, sequence: seq)
     }
 
     /// Names the server process that answers: its address, port and start time. A standby
@@ -438,7 +415,7 @@ final class PostgresStore: DocumentStore {
     /// every commit (a sequential scan: 9-23 ms for 60,000 of them, 0.04 ms this way), under the
     /// head's row lock, which every other commit waits for. Should the clock step back, changes stay
     /// longer, never less.
-    private static func prune(head: String, history: Int64) -> String {
+    static func prune(head: String, history: String) -> String {
         """
         DELETE FROM signalbox_change WHERE seq <= least(\(head) - \(history), coalesce((
             SELECT seq FROM signalbox_change WHERE committed_at >= now() - interval '1 minute' ORDER BY seq LIMIT 1), \(head) + 1) - 1)
@@ -452,22 +429,10 @@ final class PostgresStore: DocumentStore {
     private static func upsertGroup(
         _ writes: [PostgresUpsert], client: PostgresClient, history: Int64, logger: Logger
     ) async throws -> Int64 {
-        let collections = writes.map(\.collection), ids = writes.map(\.id), bodies = writes.map(\.body)
-        let count = Int64(writes.count)
-        let rows = try await client.query(
-            """
-            WITH h AS (UPDATE signalbox_meta SET head = head + \(count) RETURNING head),
-            w AS (SELECT (SELECT head FROM h) - \(count) + t.ord AS seq, t.collection, t.id, t.body
-                  FROM unnest(\(collections)::text[], \(ids)::text[], \(bodies)::text[])
-                  WITH ORDINALITY AS t(collection, id, body, ord)),
-            d AS (INSERT INTO signalbox_document (collection, id, body, seq)
-                  SELECT DISTINCT ON (collection, id) collection, id, body, seq FROM w ORDER BY collection, id, seq DESC
-                  ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body, seq = excluded.seq),
-            c AS (INSERT INTO signalbox_change (seq, collection, kind, id, body) SELECT seq, collection, 'document', id, body FROM w),
-            p AS (\(unescaped: prune(head: "(SELECT head FROM h)", history: history)))
-            SELECT head, pg_notify('\(unescaped: Self.channel)', head::text)::text FROM h
-            """, logger: logger)
-        for try await (head, _) in rows.decode((Int64, String).self) { return head - count + 1 }
+        let statement = UpsertGroupStatement(
+            collections: writes.map(\.collection), ids: writes.map(\.id), bodies: writes.map(\.body), history: history,
+            notifyTail: ChangeNotification.tail(for: writes.map { (.document, $0.collection, $0.id, $0.body) }))
+        for try await head in try await client.execute(statement, logger: logger) { return head - Int64(writes.count) + 1 }
         throw StoreError.unavailable(detail: "the commit returned no sequence number")
     }
 
@@ -514,8 +479,8 @@ final class PostgresStore: DocumentStore {
                     """
                     WITH c AS (INSERT INTO signalbox_change (seq, collection, kind, id, body)
                                VALUES (\(head), \(collection), \(write.kind.rawValue), \(id), \(body))),
-                    p AS (\(unescaped: Self.prune(head: String(head), history: history)))
-                    SELECT pg_notify('\(unescaped: Self.channel)', \(String(head)))
+                    p AS (\(unescaped: Self.prune(head: String(head), history: String(history))))
+                    SELECT pg_notify('\(unescaped: Self.channel)', \(String(head) + ChangeNotification.tail(for: [(write.kind, collection, id, body)])))
                     """, logger: logger)
                 try await connection.query("COMMIT", logger: logger)
                 committed?(head)
