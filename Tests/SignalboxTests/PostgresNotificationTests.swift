@@ -36,7 +36,7 @@ struct PostgresNotificationTests {
             try await connection.listen(on: PostgresStore.channel) { notifications in
                 for try await notification in notifications {
                     let read = try #require(ChangeNotification(payload: notification.payload))
-                    #expect(read.isComplete)
+                    #expect(read.isComplete && read.origin == store.origin)
                     carried += read.changes
                     if read.head == 12 { break }
                 }
@@ -82,7 +82,8 @@ struct PostgresNotificationTests {
             baseDocuments: { _ in [] }, logger: Self.logger, server: snapshot.server)
         follower.start()
         try await waitUntilListening(url)
-        let tail = ChangeNotification.tail(for: [(.document, citiesCollection, "heard", #"{"id":"heard","name":"Heardville"}"#)])
+        let tail = ChangeNotification.tail(
+            for: [(.document, citiesCollection, "heard", #"{"id":"heard","name":"Heardville"}"#)], origin: "another")
         await ScratchPostgres.psql(url.databaseString, "SELECT pg_notify('\(PostgresStore.channel)', '4\(tail)')")
         try await applier.applied(atLeast: 4, within: .seconds(30)).value
         #expect(index.document(id: "heard")?.name == "Heardville")

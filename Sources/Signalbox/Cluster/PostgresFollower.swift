@@ -262,6 +262,9 @@ final class PostgresFollower: Sendable {
                                 applier.offer([])
                                 continue
                             }
+                            // This replica's own commit, heard before its answer, which stages it: nothing to
+                            // decode. Should the answer be lost (a timeout), the next read applies it.
+                            if carried.origin == store.origin { continue }
                             if offer(carried, from: server) { continue }
                         }
                         wake()

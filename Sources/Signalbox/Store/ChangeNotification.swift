@@ -3,11 +3,14 @@ import Foundation
 /// What a commit's NOTIFY carries: the new head, and the changes the commit made when they fit
 /// in PostgreSQL's payload limit, so that the other replicas apply them without reading the log.
 ///
-/// The payload is `HEAD` alone (nothing carried: read the log), or
-/// `HEAD COUNT CARRIED` followed by `CARRIED` changes, each `␠K,C,I,B:` and then the collection's,
+/// The payload is `HEAD COUNT CARRIED ORIGIN` followed by `CARRIED` changes (0 when even the first
+/// does not fit: read the log), each `␠K,C,I,B:` and then the collection's,
 /// the id's and the body's bytes (`K` the kind, `d` or `s`; `C`, `I`, `B` byte counts, `B` -1 for
 /// no body). The commit numbered its `COUNT` changes `HEAD - COUNT + 1 … HEAD`; the first
-/// `CARRIED` of them are here, in order. A notification is sent only when its transaction commits,
+/// `CARRIED` of them are here, in order. `ORIGIN` names the store (the replica) that committed:
+/// a replica does not decode its own commits, which it holds once their answer comes. `HEAD` alone
+/// is what replicas before issue 27's NOTIFY payloads send (and still read: a rolling upgrade
+/// mixes them). A notification is sent only when its transaction commits,
 /// and is seen by a listener only once its changes are visible (PostgreSQL checks the sender's
 /// transaction against the listener's snapshot), so it tells nothing a read of the log would not.
 struct ChangeNotification: Equatable, Sendable {
@@ -17,17 +20,19 @@ struct ChangeNotification: Equatable, Sendable {
     let count: Int64
     /// The first of them, in order: all of them, some or none.
     let changes: [StoredChange]
+    /// The store that committed them (``PostgresStore/origin``); empty for the head alone.
+    let origin: String
 
     /// Whether every change of the commit is carried (not so for the head alone).
     var isComplete: Bool { count > 0 && Int64(changes.count) == count }
 
-    /// PostgreSQL refuses a payload of 8,000 bytes or more; the head and counts in front take at most 60.
+    /// PostgreSQL refuses a payload of 8,000 bytes or more; the head, counts and origin in front take at most 80.
     static let maxCarriedBytes = 7_900
 
     /// What follows the head in the payload of a commit of `changes` (numbered in order, the last
-    /// one the head): as many of them, from the first, as fit in ``maxCarriedBytes``; empty when
-    /// none does, so the payload is the head alone.
-    static func tail(for changes: [(kind: StoredChangeKind, collection: String, id: String, body: String?)]) -> String {
+    /// one the head) by `origin` (letters and digits): as many of them, from the first, as fit in
+    /// ``maxCarriedBytes``.
+    static func tail(for changes: [(kind: StoredChangeKind, collection: String, id: String, body: String?)], origin: String) -> String {
         var entries = ""
         var carried = 0
         for change in changes {
@@ -38,8 +43,7 @@ struct ChangeNotification: Equatable, Sendable {
             entries += entry
             carried += 1
         }
-        guard carried > 0 else { return "" }
-        return " \(changes.count) \(carried)" + entries
+        return " \(changes.count) \(carried) \(origin)" + entries
     }
 
     /// Reads a payload; nil when it is not one of ours (the caller then reads the log).
@@ -48,11 +52,11 @@ struct ChangeNotification: Equatable, Sendable {
         guard let head = reader.integer(endingWith: nil), head >= 0 else { return nil }
         self.head = head
         if reader.atEnd {
-            (count, changes) = (0, [])
+            (count, changes, origin) = (0, [], "")
             return
         }
         guard reader.skip(UInt8(ascii: " ")), let count = reader.integer(endingWith: UInt8(ascii: " ")), let carried = reader.integer(endingWith: nil),
-            count >= 1, carried >= 1, carried <= count, head - count >= 0
+            count >= 1, carried >= 0, carried <= count, head - count >= 0, reader.skip(UInt8(ascii: " ")), let origin = reader.word()
         else { return nil }
         var changes: [StoredChange] = []
         changes.reserveCapacity(Int(carried))
@@ -75,10 +79,11 @@ struct ChangeNotification: Equatable, Sendable {
         guard reader.atEnd else { return nil }
         self.count = count
         self.changes = changes
+        self.origin = origin
     }
 
-    init(head: Int64, count: Int64, changes: [StoredChange]) {
-        (self.head, self.count, self.changes) = (head, count, changes)
+    init(head: Int64, count: Int64, changes: [StoredChange], origin: String) {
+        (self.head, self.count, self.changes, self.origin) = (head, count, changes, origin)
     }
 
     /// Reads a payload's bytes front to back; every read checks the bytes are there.
@@ -111,6 +116,19 @@ struct ChangeNotification: Equatable, Sendable {
                 return nil
             }
             return negative ? -value : value
+        }
+
+        /// Letters and digits up to a space or the end (at least one).
+        mutating func word() -> String? {
+            let start = position
+            while position < bytes.count, bytes[position] != UInt8(ascii: " ") {
+                guard (bytes[position] >= UInt8(ascii: "0") && bytes[position] <= UInt8(ascii: "9"))
+                    || (bytes[position] >= UInt8(ascii: "a") && bytes[position] <= UInt8(ascii: "z"))
+                else { return nil }
+                position += 1
+            }
+            guard position > start else { return nil }
+            return String(decoding: bytes[start..<position], as: UTF8.self)
         }
 
         mutating func skip(_ byte: UInt8) -> Bool {

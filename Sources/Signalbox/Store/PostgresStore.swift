@@ -26,6 +26,9 @@ final class PostgresStore: DocumentStore {
     /// How long a commit may take before it answers `StoreError.unavailable`.
     private let timeout: Duration
     private let logger: Logger
+    /// Names this store (this replica's process) in its commits' notifications (``ChangeNotification``):
+    /// its own listener leaves them to the commit's answer, which stages them.
+    let origin = String(UInt64.random(in: 1...UInt64.max), radix: 36)
     /// Upserts that arrive while one commits go together in the next.
     private let upserts: GroupCommit<PostgresUpsert>
 
@@ -41,10 +44,10 @@ final class PostgresStore: DocumentStore {
         self.primary = primary
         // The group has the commit's time limit too, so a group stuck waiting for a connection
         // is given up (and never committed) rather than landing after its clients heard 503.
-        upserts = GroupCommit(maxBatch: 256) { [history = self.history] writes in
+        upserts = GroupCommit(maxBatch: 256) { [history = self.history, origin] writes in
             try await Self.within(timeout, "commit", primary) {
                 try await Self.using(primary) { client in
-                    try await Self.upsertGroup(writes, client: client, history: history, logger: logger)
+                    try await Self.upsertGroup(writes, client: client, history: history, origin: origin, logger: logger)
                 }
             }
         }
@@ -398,9 +401,9 @@ final class PostgresStore: DocumentStore {
         }
         precondition(upserts.count == batch.count, "a batch holds upserts only")
         guard !upserts.isEmpty else { return try await head() + 1 }
-        return try await Self.within(timeout * 4, "commit an import's batch", primary) { [primary, history, logger] in
+        return try await Self.within(timeout * 4, "commit an import's batch", primary) { [primary, history, origin, logger] in
             try await Self.using(primary) { client in
-                try await Self.upsertGroup(upserts, client: client, history: history, logger: logger)
+                try await Self.upsertGroup(upserts, client: client, history: history, origin: origin, logger: logger)
             }
         }
     }
@@ -427,11 +430,11 @@ final class PostgresStore: DocumentStore {
     /// each row's number is its place in the group, and a document written twice in one group
     /// keeps its later version.
     private static func upsertGroup(
-        _ writes: [PostgresUpsert], client: PostgresClient, history: Int64, logger: Logger
+        _ writes: [PostgresUpsert], client: PostgresClient, history: Int64, origin: String, logger: Logger
     ) async throws -> Int64 {
         let statement = UpsertGroupStatement(
             collections: writes.map(\.collection), ids: writes.map(\.id), bodies: writes.map(\.body), history: history,
-            notifyTail: ChangeNotification.tail(for: writes.map { (.document, $0.collection, $0.id, $0.body) }))
+            notifyTail: ChangeNotification.tail(for: writes.map { (.document, $0.collection, $0.id, $0.body) }, origin: origin))
         for try await head in try await client.execute(statement, logger: logger) { return head - Int64(writes.count) + 1 }
         throw StoreError.unavailable(detail: "the commit returned no sequence number")
     }
@@ -439,7 +442,7 @@ final class PostgresStore: DocumentStore {
     /// A delete, a schema or a dropped collection: a transaction of its own. The head's row
     /// lock comes first, so the existence check that follows sees every delete committed before it.
     private func commitAlone(_ write: StoreWrite, committed: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
-        try await using { client in try await client.withConnection { [history, logger] connection in
+        try await using { client in try await client.withConnection { [history, origin, logger] connection in
             try await connection.query("BEGIN", logger: logger)
             do {
                 var head: Int64 = 0
@@ -480,7 +483,7 @@ final class PostgresStore: DocumentStore {
                     WITH c AS (INSERT INTO signalbox_change (seq, collection, kind, id, body)
                                VALUES (\(head), \(collection), \(write.kind.rawValue), \(id), \(body))),
                     p AS (\(unescaped: Self.prune(head: String(head), history: String(history))))
-                    SELECT pg_notify('\(unescaped: Self.channel)', \(String(head) + ChangeNotification.tail(for: [(write.kind, collection, id, body)])))
+                    SELECT pg_notify('\(unescaped: Self.channel)', \(String(head) + ChangeNotification.tail(for: [(write.kind, collection, id, body)], origin: origin)))
                     """, logger: logger)
                 try await connection.query("COMMIT", logger: logger)
                 committed?(head)
