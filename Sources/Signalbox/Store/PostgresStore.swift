@@ -42,10 +42,13 @@ final class PostgresStore: DocumentStore {
         self.logger = logger
         let primary = PostgresPrimary(url: url, logger: logger)
         self.primary = primary
-        // The group has the commit's time limit too, so a group stuck waiting for a connection
-        // is given up (and never committed) rather than landing after its clients heard 503.
-        upserts = GroupCommit(maxBatch: 256) { [history = self.history, origin] writes in
-            try await Self.within(timeout, "commit", primary) {
+        // Each upsert is answered within the commit's time limit, queued and committed: its group
+        // gets the time its oldest write has left, so a group stuck waiting for a connection is
+        // given up (and never committed) rather than landing after its clients heard 503.
+        upserts = GroupCommit(
+            maxBatch: 256, limit: timeout, expired: { StoreError.unavailable(detail: "PostgreSQL did not commit within \(timeout)") }
+        ) { [history = self.history, origin] writes, left in
+            try await Self.within(left ?? timeout, "commit", primary) {
                 try await Self.using(primary) { client in
                     try await Self.upsertGroup(writes, client: client, history: history, origin: origin, logger: logger)
                 }
@@ -382,14 +385,13 @@ final class PostgresStore: DocumentStore {
     // MARK: Writes
 
     func commit(_ write: StoreWrite, committed: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
-        try await Self.within(timeout, "commit", primary) { [self] in
-            switch write {
-            case .upsert(let collection, let id, let body):
-                try await upserts.submit(
-                    PostgresUpsert(collection: collection, id: id, body: String(decoding: body, as: UTF8.self)), committed: committed)
-            case .delete, .putSchema, .dropCollection:
-                try await commitAlone(write, committed: committed)
-            }
+        switch write {
+        case .upsert(let collection, let id, let body):
+            // Within the commit's limit by the group (one timer per group, not a task and a timer per write).
+            try await upserts.submit(
+                PostgresUpsert(collection: collection, id: id, body: String(decoding: body, as: UTF8.self)), committed: committed)
+        case .delete, .putSchema, .dropCollection:
+            try await Self.within(timeout, "commit", primary) { [self] in try await commitAlone(write, committed: committed) }
         }
     }
 
