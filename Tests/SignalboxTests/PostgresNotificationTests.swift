@@ -92,6 +92,31 @@ struct PostgresNotificationTests {
         await store.close()
     }
 
+    /// The failover guarantee on this path: a notification's changes are applied as they come only
+    /// from the server whose history this replica's reads confirmed; one from another server (a
+    /// promoted standby, before the read that checks it) is left to that read.
+    @Test func onlyTheConfirmedServersNotificationsAreAppliedAsTheyCome() async throws {
+        let url = try await ScratchPostgres.freshDatabase()
+        let store = try await open(url)
+        let index = SearchIndex(documents: [])
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 100)
+        let lookups = SearchLookups(index: index, maxEntries: 10, ttl: 60, metrics: ServiceMetrics())
+        let applier = ChangeApplier(index: index, lookups: lookups, feed: feed, metrics: ServiceMetrics(), applied: 0, server: "primary")
+        let follower = PostgresFollower(
+            store: store, applier: applier, metrics: ReplicationMetrics(), pollInterval: .seconds(600), batch: 100, history: 100,
+            baseDocuments: { _ in [] }, logger: Self.logger, server: "primary")
+        func notification(_ id: String) throws -> ChangeNotification {
+            try #require(ChangeNotification(payload: "1" + ChangeNotification.tail(
+                for: [(.document, citiesCollection, id, #"{"id":"\#(id)","name":"\#(id)"}"#)], origin: "other")))
+        }
+        #expect(!follower.offer(try notification("promoted"), from: "standby"))
+        #expect(applier.heldThrough == 0)
+        #expect(follower.offer(try notification("kept"), from: "primary"))
+        try await applier.applied(atLeast: 1, within: .seconds(30)).value
+        #expect(index.document(id: "kept") != nil && index.document(id: "promoted") == nil)
+        await store.close()
+    }
+
     /// Polls until a session of this database is listening on the channel (a LISTEN has no
     /// acknowledgement a test could await from outside).
     func waitUntilListening(_ url: PostgresURL) async throws {

@@ -223,7 +223,7 @@ final class PostgresFollower: Sendable {
     /// every change carried, a body that does not decode, or the notification came from another
     /// server than the one whose history this replica holds (the read then checks it). A change
     /// missing before the carried ones shows as a gap, which wakes a read too (``ChangeApplier/onGap(_:)``).
-    private func offer(_ carried: ChangeNotification, from server: String) -> Bool {
+    func offer(_ carried: ChangeNotification, from server: String) -> Bool {
         guard !carried.changes.isEmpty, confirmedServer.withLock({ $0 == server }) else { return false }
         do {
             // A commit too large for one payload carries its first changes: the read then leaves them out.
