@@ -93,6 +93,32 @@ import Testing
         #expect(try await group.submit(2) == 10)
     }
 
+    /// With a limit, a group's commit is given the time its oldest write has left, never more.
+    @Test func aGroupIsGivenTheTimeItsOldestWriteHasLeft() async throws {
+        let given = Locked<[Duration?]>([])
+        let group = GroupCommit<Int>(maxBatch: 4, limit: .seconds(60), expired: { CancellationError() }) { items, left in
+            given.withLock { $0.append(left) }
+            return 1
+        }
+        #expect(try await group.submit(1) == 1)
+        let left = try #require(given.withLock { $0 }.first ?? nil)
+        #expect(left > .zero && left <= .seconds(60))
+    }
+
+    /// A write whose time ran out while it waited for a group is answered with the expiry and
+    /// never committed (here at once: a limit of zero).
+    @Test func aWriteWhoseTimeRanOutBeforeItsGroupIsNeverCommitted() async throws {
+        struct Expired: Error {}
+        let commits = Locked(0)
+        let group = GroupCommit<Int>(maxBatch: 4, limit: .zero, expired: { Expired() }) { _, _ in
+            commits.withLock { $0 += 1 }
+            return 1
+        }
+        await #expect(throws: Expired.self) { try await group.submit(1) }
+        #expect(commits.withLock { $0 } == 0)
+        #expect(group.waitingCount == 0)
+    }
+
     /// The SQLite store commits concurrent upserts in groups: each gets its own number, the
     /// numbers are consecutive, and each write is in the store and its change log.
     @Test func concurrentUpsertsToSQLiteGetConsecutiveNumbersAndAreAllStored() async throws {

@@ -7,8 +7,10 @@ import Search
 
 /// Keeps a replica in step with the cluster's change log.
 ///
-/// It reads `WHERE seq > applied ORDER BY seq` whenever woken: by a NOTIFY from any
-/// replica's commit (one LISTEN connection per replica, none per client), by changes
+/// A commit's NOTIFY (one LISTEN connection per replica, none per client) carries the changes
+/// it made when they fit (``ChangeNotification``): those are applied as they come. It reads
+/// `WHERE seq > applied ORDER BY seq` whenever woken: by a NOTIFY that did not carry everything
+/// (or came from a server not yet checked), by changes
 /// that wait behind a missing one, and by a timer, the safety net for notifications
 /// lost while the listener was disconnected. After every reconnect it reads again
 /// before it waits. When the log no longer holds what it missed, it catches up from
@@ -31,6 +33,10 @@ final class PostgresFollower: Sendable {
     private let tasks = Locked<[Task<Void, Never>]>([])
     /// The server that answered the last read (``PostgresStore/serverIdentity``).
     private let knownServer: Locked<String?>
+    /// The server whose history this replica holds, as its reads have found (the one it started
+    /// from, or one checked by ``HistoryCheck``): only its notifications' changes are applied as
+    /// they come; any other's wake a read, which checks it first.
+    private let confirmedServer: Locked<String?>
 
     init(
         store: PostgresStore, applier: ChangeApplier, metrics: ReplicationMetrics, pollInterval: Duration, batch: Int,
@@ -39,6 +45,7 @@ final class PostgresFollower: Sendable {
     ) {
         // The server the replica's snapshot came from: a read answered by another is checked first.
         knownServer = Locked(server)
+        confirmedServer = Locked(server)
         self.store = store
         self.applier = applier
         self.metrics = metrics
@@ -87,6 +94,7 @@ final class PostgresFollower: Sendable {
                 cursor = applier.applied.value  // where the check left this replica (maybe further back)
                 continue
             }
+            confirmedServer.withLock { $0 = server }
             metrics.headSeen(head)
             // The first change the read should return: the log's next one that was not left out.
             var expected = from + 1
@@ -210,6 +218,22 @@ final class PostgresFollower: Sendable {
         }
     }
 
+    /// Offers the changes a commit's notification carries (``ChangeNotification``), so that they
+    /// are applied without a read of the log; returns false when a read is needed: nothing or not
+    /// every change carried, a body that does not decode, or the notification came from another
+    /// server than the one whose history this replica holds (the read then checks it). A change
+    /// missing before the carried ones shows as a gap, which wakes a read too (``ChangeApplier/onGap(_:)``).
+    func offer(_ carried: ChangeNotification, from server: String) -> Bool {
+        guard !carried.changes.isEmpty, confirmedServer.withLock({ $0 == server }) else { return false }
+        do {
+            // A commit too large for one payload carries its first changes: the read then leaves them out.
+            applier.offer(try applier.unseen(carried.changes).map(ChangeApplier.Change.init))
+            return carried.isComplete
+        } catch {
+            return false
+        }
+    }
+
     /// One LISTEN connection, reconnected with back-off; an outage is logged once, not per attempt.
     private func listenForever() async {
         var delay = Duration.milliseconds(250)
@@ -221,19 +245,27 @@ final class PostgresFollower: Sendable {
                 let (configuration, primary) = try await store.listenerConfiguration()
                 host = primary
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+                // Whose notifications these are: their changes are applied only if it is the server the reads confirmed.
+                var server = ""
+                for try await found in try await connection.query("SELECT \(unescaped: PostgresStore.serverIdentity)", logger: logger)
+                    .decode(String.self) { server = found }
                 if connectedBefore { metrics.reconnected() }
                 if outageReported { logger.info("listening for changes again", metadata: ["store": "\(store.url)", "host": "\(primary)"]) }
                 (connectedBefore, outageReported, delay) = (true, false, .milliseconds(250))
                 try await connection.listen(on: PostgresStore.channel) { notifications in
                     wake()  // what was committed while this listener was away
                     for try await notification in notifications {
-                        if let head = Int64(notification.payload) {
-                            metrics.headSeen(head)
+                        if let carried = ChangeNotification(payload: notification.payload) {
+                            metrics.headSeen(carried.head)
                             // This replica's own commit (staged already) or one it has read: nothing to read.
-                            if head <= applier.heldThrough {
+                            if carried.head <= applier.heldThrough {
                                 applier.offer([])
                                 continue
                             }
+                            // This replica's own commit, heard before its answer, which stages it: nothing to
+                            // decode. Should the answer be lost (a timeout), the next read applies it.
+                            if carried.origin == store.origin { continue }
+                            if offer(carried, from: server) { continue }
                         }
                         wake()
                     }

@@ -9,16 +9,27 @@ import Metrics
 /// Each write may name what to do once its group is durable (`committed`): those run for the whole
 /// group, in order, before any of its writers resumes, so the replica applies a group as one run
 /// (one index write) rather than one write at a time as each writer wakes.
+///
+/// With a `limit`, each write is answered within it, however long it waited for a group: a write
+/// whose time ran out while queued is failed (`expired`) and never committed, and a group's commit
+/// is given the time its oldest write has left. That is one timer per group, where a time limit
+/// around each write cost a task and a timer per write.
 final class GroupCommit<Item: Sendable>: Sendable {
     /// One write waiting for its sequence number.
     final class Waiter: Sendable {
         let item: Item
+        /// When its writer is to be answered at the latest (with a `limit`).
+        let deadline: ContinuousClock.Instant?
         /// Told the item's sequence number once its group is durable, whether or not its writer still waits.
         let committed: (@Sendable (Int64) -> Void)?
         private let continuation: Locked<CheckedContinuation<Int64, any Error>?>
 
-        init(_ item: Item, committed: (@Sendable (Int64) -> Void)?, _ continuation: CheckedContinuation<Int64, any Error>) {
+        init(
+            _ item: Item, deadline: ContinuousClock.Instant?, committed: (@Sendable (Int64) -> Void)?,
+            _ continuation: CheckedContinuation<Int64, any Error>
+        ) {
             self.item = item
+            self.deadline = deadline
             self.committed = committed
             self.continuation = Locked(continuation)
         }
@@ -46,12 +57,30 @@ final class GroupCommit<Item: Sendable>: Sendable {
     /// group, not kept: a store is opened before the metrics system is bootstrapped.
     private static var groups: Counter { Counter(label: "signalbox_commit_groups_total") }
     private static var grouped: Counter { Counter(label: "signalbox_commit_group_writes_total") }
-    /// Commits the items in order; returns the sequence number the first one got (the rest follow it).
-    private let commit: @Sendable ([Item]) async throws -> Int64
+    /// Commits the items in order, within the time given (with a `limit`); returns the sequence
+    /// number the first one got (the rest follow it).
+    private let commit: @Sendable ([Item], Duration?) async throws -> Int64
+    /// How long a write may take in all, queued and committed; nil: no limit here.
+    private let limit: Duration?
+    /// The error of a write whose time ran out before its group was taken.
+    private let expired: @Sendable () -> any Error
 
     init(maxBatch: Int, commit: @escaping @Sendable ([Item]) async throws -> Int64) {
         self.maxBatch = max(maxBatch, 1)
+        self.commit = { items, _ in try await commit(items) }
+        limit = nil
+        expired = { CancellationError() }
+    }
+
+    /// Every write answered within `limit`: `commit` gets the time the group's oldest write has left.
+    init(
+        maxBatch: Int, limit: Duration, expired: @escaping @Sendable () -> any Error,
+        commit: @escaping @Sendable (_ items: [Item], _ within: Duration?) async throws -> Int64
+    ) {
+        self.maxBatch = max(maxBatch, 1)
         self.commit = commit
+        self.limit = limit
+        self.expired = expired
     }
 
     /// The item's sequence number once its batch committed; a cancelled caller stops waiting at once.
@@ -60,7 +89,7 @@ final class GroupCommit<Item: Sendable>: Sendable {
         let holder = Locked<Waiter?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let waiter = Waiter(item, committed: committed, continuation)
+                let waiter = Waiter(item, deadline: limit.map { ContinuousClock.now + $0 }, committed: committed, continuation)
                 holder.withLock { $0 = waiter }
                 let start = state.withLock { state -> Bool in
                     state.pending.append(waiter)
@@ -80,19 +109,26 @@ final class GroupCommit<Item: Sendable>: Sendable {
 
     private func flush() async {
         while true {
-            let batch = state.withLock { state -> [Waiter] in
+            let now = ContinuousClock.now
+            let (batch, late) = state.withLock { state -> ([Waiter], [Waiter]) in
                 state.pending.removeAll { !$0.isWaiting }
+                // Queued past their time (behind a group that took long): answered now, never committed.
+                let late = state.pending.filter { $0.deadline.map { $0 <= now } ?? false }
+                if !late.isEmpty { state.pending.removeAll { $0.deadline.map { $0 <= now } ?? false } }
                 guard !state.pending.isEmpty else {
                     state.flushing = false
-                    return []
+                    return ([], late)
                 }
                 let taken = Array(state.pending.prefix(maxBatch))
                 state.pending.removeFirst(taken.count)
-                return taken
+                return (taken, late)
             }
+            for waiter in late { waiter.finish(.failure(expired())) }
             guard !batch.isEmpty else { return }
             do {
-                let first = try await commit(batch.map(\.item))
+                // The oldest write's time left (the writes queue in order, so it is the first's).
+                let left = batch.compactMap(\.deadline).min().map { $0 - now }
+                let first = try await commit(batch.map(\.item), left)
                 Self.groups.increment()
                 Self.grouped.increment(by: batch.count)
                 for (offset, waiter) in batch.enumerated() { waiter.committed?(first + Int64(offset)) }

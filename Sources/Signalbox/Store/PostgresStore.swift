@@ -14,7 +14,8 @@ import PostgresNIO
 final class PostgresStore: DocumentStore {
     /// Bumped with every schema change; the service migrates older schemas at start.
     static let schemaVersion = 2
-    /// The channel a commit notifies: a wake-up only, the change log is the truth.
+    /// The channel a commit notifies, with its head and the changes it made when they fit
+    /// (``ChangeNotification``); the change log stays the truth, read whenever they do not.
     static let channel = "signalbox_change"
 
     let url: PostgresURL
@@ -25,6 +26,9 @@ final class PostgresStore: DocumentStore {
     /// How long a commit may take before it answers `StoreError.unavailable`.
     private let timeout: Duration
     private let logger: Logger
+    /// Names this store (this replica's process) in its commits' notifications (``ChangeNotification``):
+    /// its own listener leaves them to the commit's answer, which stages them.
+    let origin = String(UInt64.random(in: 1...UInt64.max), radix: 36)
     /// Upserts that arrive while one commits go together in the next.
     private let upserts: GroupCommit<PostgresUpsert>
 
@@ -38,12 +42,15 @@ final class PostgresStore: DocumentStore {
         self.logger = logger
         let primary = PostgresPrimary(url: url, logger: logger)
         self.primary = primary
-        // The group has the commit's time limit too, so a group stuck waiting for a connection
-        // is given up (and never committed) rather than landing after its clients heard 503.
-        upserts = GroupCommit(maxBatch: 256) { [history = self.history] writes in
-            try await Self.within(timeout, "commit", primary) {
+        // Each upsert is answered within the commit's time limit, queued and committed: its group
+        // gets the time its oldest write has left, so a group stuck waiting for a connection is
+        // given up (and never committed) rather than landing after its clients heard 503.
+        upserts = GroupCommit(
+            maxBatch: 256, limit: timeout, expired: { StoreError.unavailable(detail: "PostgreSQL did not commit within \(timeout)") }
+        ) { [history = self.history, origin] writes, left in
+            try await Self.within(left ?? timeout, "commit", primary) {
                 try await Self.using(primary) { client in
-                    try await Self.upsertGroup(writes, client: client, history: history, logger: logger)
+                    try await Self.upsertGroup(writes, client: client, history: history, origin: origin, logger: logger)
                 }
             }
         }
@@ -283,41 +290,17 @@ final class PostgresStore: DocumentStore {
     func changes(after sequence: Int64, limit: Int, skipping: [Int64] = []) async throws -> (head: Int64, changes: [StoredChange], server: String) {
         try await Self.within(timeout * 3, "read the change log", primary) { [self] in
             try await using { client in
-                let rows = try await client.query(
-                    """
-                    SELECT m.head, \(unescaped: Self.serverIdentity), c.seq, c.collection, c.kind, c.id, c.body
-                    FROM (SELECT head FROM signalbox_meta LIMIT 1) m LEFT JOIN LATERAL (
-                        SELECT seq, collection, kind, id, body FROM signalbox_change
-                        WHERE seq > \(sequence) AND seq <> ALL(\(skipping)::bigint[]) ORDER BY seq LIMIT \(limit)
-                    ) c ON true ORDER BY c.seq
-                    """, logger: logger)
                 var head: Int64 = 0
                 var server = ""
                 var changes: [StoredChange] = []
-                for try await row in rows {
-                    // Cell by cell with concrete types: the tuple decode (parameter packs) was not
-                    // specialized and cost about 14,000 instructions a row in runtime generic lookups.
-                    var cells = row.makeIterator()
-                    guard let headCell = cells.next(), let serverCell = cells.next() else { continue }
-                    (head, server) = (try headCell.decode(Int64.self), try serverCell.decode(String.self))
-                    if let change = try Self.change(&cells) { changes.append(change) }
+                let statement = ChangeLogReadStatement(sequence: sequence, skipping: skipping, limit: Int64(limit))
+                for try await row in try await client.execute(statement, logger: logger) {
+                    (head, server) = (row.head, row.server)
+                    if let change = row.change { changes.append(change) }
                 }
                 return (head, changes, server)
             }
         }
-    }
-
-    /// The change in the next five cells (`seq, collection, kind, id, body`), nil when `seq` is
-    /// NULL (no change, the head alone). The body goes from the row's bytes to `Data` without a `String`.
-    private static func change(_ cells: inout PostgresRow.Iterator) throws -> StoredChange? {
-        guard let seqCell = cells.next(), let collectionCell = cells.next(), let kindCell = cells.next(), let idCell = cells.next(),
-            let bodyCell = cells.next()
-        else { throw StoreError.unavailable(detail: "a change log row lacks columns") }
-        guard let seq = try seqCell.decode(Int64?.self) else { return nil }
-        let kind = try kindCell.decode(String.self)
-        return StoredChange(
-            collection: try collectionCell.decode(String.self), kind: StoredChangeKind(rawValue: kind) ?? .document,
-            id: try idCell.decode(String.self), body: bodyCell.bytes.map { Data($0.readableBytesView) }, sequence: seq)
     }
 
     /// Names the server process that answers: its address, port and start time. A standby
@@ -402,14 +385,13 @@ final class PostgresStore: DocumentStore {
     // MARK: Writes
 
     func commit(_ write: StoreWrite, committed: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
-        try await Self.within(timeout, "commit", primary) { [self] in
-            switch write {
-            case .upsert(let collection, let id, let body):
-                try await upserts.submit(
-                    PostgresUpsert(collection: collection, id: id, body: String(decoding: body, as: UTF8.self)), committed: committed)
-            case .delete, .putSchema, .dropCollection:
-                try await commitAlone(write, committed: committed)
-            }
+        switch write {
+        case .upsert(let collection, let id, let body):
+            // Within the commit's limit by the group (one timer per group, not a task and a timer per write).
+            try await upserts.submit(
+                PostgresUpsert(collection: collection, id: id, body: String(decoding: body, as: UTF8.self)), committed: committed)
+        case .delete, .putSchema, .dropCollection:
+            try await Self.within(timeout, "commit", primary) { [self] in try await commitAlone(write, committed: committed) }
         }
     }
 
@@ -421,9 +403,9 @@ final class PostgresStore: DocumentStore {
         }
         precondition(upserts.count == batch.count, "a batch holds upserts only")
         guard !upserts.isEmpty else { return try await head() + 1 }
-        return try await Self.within(timeout * 4, "commit an import's batch", primary) { [primary, history, logger] in
+        return try await Self.within(timeout * 4, "commit an import's batch", primary) { [primary, history, origin, logger] in
             try await Self.using(primary) { client in
-                try await Self.upsertGroup(upserts, client: client, history: history, logger: logger)
+                try await Self.upsertGroup(upserts, client: client, history: history, origin: origin, logger: logger)
             }
         }
     }
@@ -438,7 +420,7 @@ final class PostgresStore: DocumentStore {
     /// every commit (a sequential scan: 9-23 ms for 60,000 of them, 0.04 ms this way), under the
     /// head's row lock, which every other commit waits for. Should the clock step back, changes stay
     /// longer, never less.
-    private static func prune(head: String, history: Int64) -> String {
+    static func prune(head: String, history: String) -> String {
         """
         DELETE FROM signalbox_change WHERE seq <= least(\(head) - \(history), coalesce((
             SELECT seq FROM signalbox_change WHERE committed_at >= now() - interval '1 minute' ORDER BY seq LIMIT 1), \(head) + 1) - 1)
@@ -450,31 +432,19 @@ final class PostgresStore: DocumentStore {
     /// each row's number is its place in the group, and a document written twice in one group
     /// keeps its later version.
     private static func upsertGroup(
-        _ writes: [PostgresUpsert], client: PostgresClient, history: Int64, logger: Logger
+        _ writes: [PostgresUpsert], client: PostgresClient, history: Int64, origin: String, logger: Logger
     ) async throws -> Int64 {
-        let collections = writes.map(\.collection), ids = writes.map(\.id), bodies = writes.map(\.body)
-        let count = Int64(writes.count)
-        let rows = try await client.query(
-            """
-            WITH h AS (UPDATE signalbox_meta SET head = head + \(count) RETURNING head),
-            w AS (SELECT (SELECT head FROM h) - \(count) + t.ord AS seq, t.collection, t.id, t.body
-                  FROM unnest(\(collections)::text[], \(ids)::text[], \(bodies)::text[])
-                  WITH ORDINALITY AS t(collection, id, body, ord)),
-            d AS (INSERT INTO signalbox_document (collection, id, body, seq)
-                  SELECT DISTINCT ON (collection, id) collection, id, body, seq FROM w ORDER BY collection, id, seq DESC
-                  ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body, seq = excluded.seq),
-            c AS (INSERT INTO signalbox_change (seq, collection, kind, id, body) SELECT seq, collection, 'document', id, body FROM w),
-            p AS (\(unescaped: prune(head: "(SELECT head FROM h)", history: history)))
-            SELECT head, pg_notify('\(unescaped: Self.channel)', head::text)::text FROM h
-            """, logger: logger)
-        for try await (head, _) in rows.decode((Int64, String).self) { return head - count + 1 }
+        let statement = UpsertGroupStatement(
+            collections: writes.map(\.collection), ids: writes.map(\.id), bodies: writes.map(\.body), history: history,
+            notifyTail: ChangeNotification.tail(for: writes.map { (.document, $0.collection, $0.id, $0.body) }, origin: origin))
+        for try await head in try await client.execute(statement, logger: logger) { return head - Int64(writes.count) + 1 }
         throw StoreError.unavailable(detail: "the commit returned no sequence number")
     }
 
     /// A delete, a schema or a dropped collection: a transaction of its own. The head's row
     /// lock comes first, so the existence check that follows sees every delete committed before it.
     private func commitAlone(_ write: StoreWrite, committed: (@Sendable (Int64) -> Void)?) async throws -> Int64 {
-        try await using { client in try await client.withConnection { [history, logger] connection in
+        try await using { client in try await client.withConnection { [history, origin, logger] connection in
             try await connection.query("BEGIN", logger: logger)
             do {
                 var head: Int64 = 0
@@ -514,8 +484,8 @@ final class PostgresStore: DocumentStore {
                     """
                     WITH c AS (INSERT INTO signalbox_change (seq, collection, kind, id, body)
                                VALUES (\(head), \(collection), \(write.kind.rawValue), \(id), \(body))),
-                    p AS (\(unescaped: Self.prune(head: String(head), history: history)))
-                    SELECT pg_notify('\(unescaped: Self.channel)', \(String(head)))
+                    p AS (\(unescaped: Self.prune(head: String(head), history: String(history))))
+                    SELECT pg_notify('\(unescaped: Self.channel)', \(String(head) + ChangeNotification.tail(for: [(write.kind, collection, id, body)], origin: origin)))
                     """, logger: logger)
                 try await connection.query("COMMIT", logger: logger)
                 committed?(head)
