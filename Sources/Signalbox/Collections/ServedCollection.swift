@@ -94,8 +94,10 @@ final class ServedCollection: Sendable {
 
     /// Applies a batch of writes to the serving index, then tells the live queries they concern.
     /// `sequence`: the store's sequence number of the last of them (what a persisted copy of the
-    /// index is current at; nil for writes that are not stored).
-    func apply(_ changes: [CollectionChange], through sequence: Int64? = nil) {
+    /// index is current at; nil for writes that are not stored). Returns what each change
+    /// replaced or removed in the serving index, in order.
+    @discardableResult
+    func apply(_ changes: [CollectionChange], through sequence: Int64? = nil) -> [CollectionChangeOutcome] {
         let (index, schema) = state.withLock { state -> (CollectionIndex, CollectionSchema) in
             if state.journal != nil {
                 for change in changes {
@@ -129,6 +131,7 @@ final class ServedCollection: Sendable {
             outcomes = index.apply(fitted, through: sequence)
         }
         lookups.refresh(after: outcomes, schema: schema)
+        return outcomes
     }
 
     // MARK: Import batches indexed ahead
