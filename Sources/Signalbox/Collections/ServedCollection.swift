@@ -111,8 +111,10 @@ final class ServedCollection: Sendable {
             return (state.index, state.index.schema)
         }
         // Decoded under the newest schema; the serving index may still be under the old one.
-        let fitted = changes.map { change -> CollectionChange in
-            guard case .upsert(let document) = change, schema != self.schema else { return change }
+        // (Compared once: each read of the newest schema takes the lock and copies it.)
+        let refit = schema != self.schema
+        let fitted = !refit ? changes : changes.map { change -> CollectionChange in
+            guard case .upsert(let document) = change else { return change }
             let decoder = CollectionDocumentDecoder(schema: schema)
             return (try? decoder.decode(document.body)).map(CollectionChange.upsert) ?? .delete(id: document.id)
         }
