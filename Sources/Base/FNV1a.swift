@@ -7,11 +7,44 @@ public struct FNV1a: Sendable {
 
     /// Mixes in `bytes` and a separator, so `["ab", "c"]` and `["a", "bc"]` differ.
     public mutating func combine(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { combine($0) }
+    }
+
+    /// `combine` of bytes in place: no array made to hash them.
+    public mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+        mix(bytes)
+        endPart()
+    }
+
+    /// Mixes in `bytes` with no separator after them: several calls hash as one call with their
+    /// bytes joined (`mix(a); mix(b)` is `mix(a + b)`).
+    public mutating func mix(_ bytes: UnsafeRawBufferPointer) {
+        var value = value
         for byte in bytes {
             value ^= UInt64(byte)
             value &*= 0x100_0000_01b3
         }
-        value ^= 0xff
+        self.value = value
+    }
+
+    /// Mixes in `text`'s UTF-8, as ``mix(_:)``.
+    public mutating func mix(_ text: String) {
+        var value = value
+        for byte in text.utf8 {
+            value ^= UInt64(byte)
+            value &*= 0x100_0000_01b3
+        }
+        self.value = value
+    }
+
+    /// Mixes in one byte, as ``mix(_:)``.
+    public mutating func mix(byte: UInt8) {
+        value ^= UInt64(byte)
         value &*= 0x100_0000_01b3
+    }
+
+    /// The separator `combine` puts after its bytes.
+    public mutating func endPart() {
+        mix(byte: 0xff)
     }
 }

@@ -158,5 +158,39 @@ import Testing
         await Self.applied(replica, 6)
         #expect(replica.index.document(id: "s6") != nil)
     }
-}
 
+    /// Issue 25: a collection's run is published without its events made (nobody listens), and
+    /// a resume then gets every change once, in order, each with the document before it as the
+    /// index write replaced it: an earlier change's of the same run, or the index's.
+    @Test func aCollectionRunsEventsCarryTheDocumentsTheyReplaced() async throws {
+        let index = SearchIndex(documents: [])
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 100)
+        let catalog = CollectionCatalog()
+        let applier = ChangeApplier(
+            index: index, lookups: SearchLookups(index: index, maxEntries: 10, ttl: 60, metrics: ServiceMetrics()),
+            collections: catalog, feed: feed, metrics: ServiceMetrics(), applied: 0)
+        func shop(_ sequence: Int64, _ id: String, _ title: String?) -> ChangeApplier.Change {
+            ChangeApplier.Change(
+                sequence: sequence, collection: "shop", id: id, body: title.map { text in Data(#"{"id":"\#(id)","title":"\#(text)"}"#.utf8) })
+        }
+        let schema = Data(#"{"fields":[{"name":"title","type":"string","search":true}]}"#.utf8)
+        applier.offer([ChangeApplier.Change(sequence: 1, collection: "shop", kind: .schema, id: "shop", body: schema)])
+        applier.offer([shop(2, "a", "One"), shop(3, "a", "Two"), shop(4, "b", "Bee"), shop(5, "a", nil)])
+        await EventEndpointsTests.applied(applier, 5)
+        applier.offer([shop(6, "a", "Three"), shop(7, "b", "Bee again")])
+        await EventEndpointsTests.applied(applier, 7)
+        let items = await firstItems(6, of: feed.stream(from: .after(1)))
+        let events = items.compactMap { item -> ChangeEvent? in
+            if case .change(let event) = item { return event }
+            return nil
+        }
+        #expect(events.map(\.sequence) == [2, 3, 4, 5, 6, 7])
+        #expect(events.map(\.kind) == [.upserted, .upserted, .upserted, .deleted, .upserted, .upserted])
+        func title(_ document: CollectionDocument?) -> String? {
+            document.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }?["title"] as? String
+        }
+        #expect(events.map { title($0.record) } == ["One", "Two", "Bee", nil, "Three", "Bee again"])
+        #expect(events.map { title($0.previousRecord) } == [nil, "One", nil, "Two", nil, "Bee"])
+        #expect(String(decoding: events[1].json, as: UTF8.self) == #"{"collection":"shop","document":{"id":"a","title":"Two"},"id":"a"}"#)
+    }
+}

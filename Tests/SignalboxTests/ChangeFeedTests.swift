@@ -93,6 +93,67 @@ func firstItems<Element: Sendable>(_ count: Int, of signal: Signal<Element>, aft
         #expect(sequences(await firstItems(1, of: notEndingAtTheHead.stream(from: .after(4)))) == ["reset@9"])
     }
 
+    /// A run of changes whose events are made only when read (an import's batch, issue 25).
+    func run(_ sequences: ClosedRange<Int64>, made: Locked<[Int64]>) -> PendingEvents {
+        let sequences = Array(sequences)
+        return PendingEvents(sequences: sequences) { [self] offset in
+            made.withLock { $0.append(sequences[offset]) }
+            return change(sequences[offset])
+        }
+    }
+
+    /// With nobody listening, a run's events are not made when it is published; a client that
+    /// resumes into it gets them made then, once each, in order, as a live client would have.
+    @Test func aRunNobodyListensToIsMadeOnlyWhenAResumeReadsIt() async {
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 10)
+        let made = Locked<[Int64]>([])
+        feed.publish(change(1))
+        feed.publish(run(2...5, made: made))
+        feed.publish(change(6))
+        #expect(made.withLock { $0 }.isEmpty)
+        let items = await firstItems(5, of: feed.stream(from: .after(1)))
+        #expect(sequences(items) == ["2", "3", "4", "5", "6"])
+        let events = items.prefix(4).compactMap { item -> ChangeEvent? in
+            if case .change(let event) = item { return event }
+            return nil
+        }
+        #expect(events == (2...5).map { change(Int64($0)) })
+        #expect(made.withLock { $0 } == [2, 3, 4, 5])
+        // Made once: a second resume gets the kept events.
+        let again = await firstItems(3, of: feed.stream(from: .after(3)))
+        #expect(sequences(again) == ["4", "5", "6"])
+        #expect(made.withLock { $0 } == [2, 3, 4, 5])
+        // A fresh client starts after the run.
+        let fresh = await firstItems(2, of: feed.stream(from: .now)) { feed.publish(change(7)) }
+        #expect(sequences(fresh) == ["at@6", "7"])
+    }
+
+    /// The history keeps only its capacity of a run: a resume from before that gets a reset.
+    @Test func aRunLongerThanTheHistoryKeepsItsNewestChanges() async {
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 3)
+        let made = Locked<[Int64]>([])
+        feed.publish(change(1))
+        feed.publish(run(2...6, made: made))
+        #expect(sequences(await firstItems(1, of: feed.stream(from: .after(2)))) == ["reset@6"])
+        #expect(sequences(await firstItems(3, of: feed.stream(from: .after(3)))) == ["4", "5", "6"])
+        #expect(made.withLock { $0 } == [4, 5, 6])
+    }
+
+    /// With a live subscriber, every event of a run is made when it is published and sent once,
+    /// in order; the history has them for a resume.
+    @Test func aLiveClientGetsEveryChangeOfARunOnceInOrder() async {
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 10)
+        let made = Locked<[Int64]>([])
+        let items = await firstItems(6, of: feed.stream(from: .now)) {
+            feed.publish(run(1...4, made: made))
+            feed.publish(change(5))
+        }
+        #expect(sequences(items) == ["at@0", "1", "2", "3", "4", "5"])
+        #expect(made.withLock { $0 } == [1, 2, 3, 4])
+        #expect(sequences(await firstItems(2, of: feed.stream(from: .after(3)))) == ["4", "5"])
+        #expect(made.withLock { $0 } == [1, 2, 3, 4])
+    }
+
     @Test func aRestartKeepsTheLogsNewestChangesForLaterResumes() async {
         let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 10)
         feed.restart(at: 8, history: (6...8).map { change(Int64($0)) })

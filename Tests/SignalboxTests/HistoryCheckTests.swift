@@ -1,3 +1,4 @@
+import Base
 import Foundation
 import Testing
 @testable import Signalbox
@@ -18,6 +19,26 @@ import Testing
     }
 
     let old = (1...10).map { change($0, "d\($0)", #"{"n":\#($0)}"#) }
+
+    /// A digest is kept in saved indexes (``IndexMark``) and compared across versions: hashing
+    /// the bytes in place gives what the arrays of the first version gave, and a pinned value.
+    @Test func aDigestIsTheSameAsHashingTheJoinedArrays() {
+        func arrays(_ collection: String, _ kind: StoredChangeKind, _ id: String, _ body: Data?) -> UInt64 {
+            var hash = FNV1a()
+            hash.combine(Array(collection.utf8) + [0x00] + Array(kind.rawValue.utf8) + [0x00])
+            hash.combine(Array(id.utf8))
+            if let body { hash.combine(Array(body)) } else { hash.combine([0xff, 0x00]) }
+            return hash.value
+        }
+        let cases: [(String, StoredChangeKind, String, Data?)] = [
+            ("cities", .document, "d1", Data(#"{"id":"d1","name":"Town"}"#.utf8)), ("shop", .document, "a", nil),
+            ("shop", .schema, "shop", Data("{}".utf8)), ("", .document, "", Data()), ("théâtre", .document, "été/2", Data([0, 255, 7])),
+        ]
+        for (collection, kind, id, body) in cases {
+            #expect(HistoryCheck.digest(collection: collection, kind: kind, id: id, body: body) == arrays(collection, kind, id, body))
+        }
+        #expect(HistoryCheck.digest(id: "d1", body: Data("{}".utf8)) == 0x540d0c552686110f)
+    }
 
     @Test func theSameChangesAreConsistentAlsoWhenTheStoreIsAhead() {
         #expect(HistoryCheck.compare(applied: Self.applied(old), stored: old, storeHead: 10) == .consistent)

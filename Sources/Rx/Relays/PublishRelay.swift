@@ -9,6 +9,12 @@ public final class PublishRelay<Element>: ObservableType, Sendable {
         subject.onNext(event)
     }
 
+    /// Whether anything is subscribed now: a source whose elements cost something to make may
+    /// skip making them for nobody.
+    public var hasObservers: Bool {
+        subject.hasObservers
+    }
+
     /// Initializes with internal empty subject.
     public init() {
         subject = PublishSubject()

@@ -240,10 +240,32 @@ struct JSONScanner {
             default: break scan
             }
         }
+        if let integer = Self.smallInteger(bytes[start..<position]) { return integer }
         guard position > start, let number = Double(String(decoding: bytes[start..<position], as: UTF8.self)) else {
             throw fail("invalid number")
         }
         return number
+    }
+
+    /// Most digits an integer read without `Double(String)` may have: below 2^53, so the value is
+    /// exact, the same `Double` the general parse gives.
+    private static let maxExactDigits = 15
+
+    /// `text` as a number when it is a plain integer (an optional `-`, then 1 to 15 digits), read
+    /// digit by digit: an import reads one or two a document (ids, counts), and the general
+    /// parse made a `String` of each. nil for anything else (`Double(String)` then decides, as
+    /// for `+1`, `1.5`, `1e3`, or a leading `-` alone).
+    private static func smallInteger(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
+        var digits = text[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= maxExactDigits else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return negative ? -Double(value) : Double(value)
     }
 
     mutating func readString() throws(Failure) -> String {

@@ -103,50 +103,59 @@ public enum Normalizer {
 extension Normalizer {
     /// `scan` for ASCII text (scalar offsets are byte offsets; no CJK), the same result. Units and
     /// sources are written to stack memory and appended at once (array appends per unit cost more
-    /// than the scan itself).
+    /// than the scan itself); the table is read through pointers, a few instructions a byte (an
+    /// import tokenizes every searched value of every document, issue 25).
     private static func scanASCII(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: inout TokenBuffer, recordSources: Bool) {
         let table = FoldTable.shared
         let capacity = bytes.count * table.asciiExpansion
+        let separator = UInt32(ScalarKind.separator.rawValue), ignorable = UInt32(ScalarKind.ignorable.rawValue)
         withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(capacity, 1)) { units in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: recordSources ? max(capacity, 1) : 1) { sources in
-                var count = 0
-                var tokenStart = -1
-                var tokenScalarStart = 0
-                var lastWordScalarEnd = 0
-                for (index, byte) in bytes.enumerated() {
-                    let entry = table.entries[Int(byte)]
-                    switch ScalarKind(rawValue: UInt8(entry >> 30)) {
-                    case .separator?:
+                table.entries.withUnsafeBufferPointer { entries in
+                    table.outputs.withUnsafeBufferPointer { outputs in
+                        var count = 0
+                        var tokenStart = -1
+                        var tokenScalarStart = 0
+                        var lastWordScalarEnd = 0
+                        for index in 0..<bytes.count {
+                            let entry = entries[Int(bytes[index])]
+                            let kind = entry >> 30
+                            if kind == separator {
+                                if tokenStart >= 0 {
+                                    buffer.spans.append(
+                                        TokenSpan(
+                                            unitStart: Int32(tokenStart), unitEnd: Int32(count),
+                                            scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd), isCJK: false))
+                                    tokenStart = -1
+                                }
+                                continue
+                            }
+                            if kind == ignorable { continue }
+                            if tokenStart < 0 {
+                                tokenStart = count
+                                tokenScalarStart = index
+                            }
+                            var output = Int(entry & 0xFF_FFFF)
+                            let end = output + Int(entry >> 24 & 0x3F)
+                            // Units past the longest token are dropped (the token goes on).
+                            while output < end, count - tokenStart < maxTokenUnits {
+                                units[count] = UInt16(truncatingIfNeeded: outputs[output])
+                                if recordSources { sources[count] = Int32(index) }
+                                count += 1
+                                lastWordScalarEnd = index + 1
+                                output += 1
+                            }
+                        }
                         if tokenStart >= 0 {
                             buffer.spans.append(
                                 TokenSpan(
                                     unitStart: Int32(tokenStart), unitEnd: Int32(count),
                                     scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd), isCJK: false))
-                            tokenStart = -1
                         }
-                    case .ignorable?: continue
-                    default:
-                        if tokenStart < 0 {
-                            tokenStart = count
-                            tokenScalarStart = index
-                        }
-                        let offset = Int(entry & 0xFF_FFFF)
-                        for i in offset..<offset + Int(entry >> 24 & 0x3F) where count - tokenStart < maxTokenUnits {
-                            units[count] = UInt16(truncatingIfNeeded: table.outputs[i])
-                            if recordSources { sources[count] = Int32(index) }
-                            count += 1
-                            lastWordScalarEnd = index + 1
-                        }
+                        buffer.units.append(contentsOf: UnsafeBufferPointer(rebasing: units[0..<count]))
+                        if recordSources { buffer.sources.append(contentsOf: UnsafeBufferPointer(rebasing: sources[0..<count])) }
                     }
                 }
-                if tokenStart >= 0 {
-                    buffer.spans.append(
-                        TokenSpan(
-                            unitStart: Int32(tokenStart), unitEnd: Int32(count),
-                            scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd), isCJK: false))
-                }
-                buffer.units.append(contentsOf: UnsafeBufferPointer(rebasing: units[0..<count]))
-                if recordSources { buffer.sources.append(contentsOf: UnsafeBufferPointer(rebasing: sources[0..<count])) }
             }
         }
     }

@@ -136,8 +136,10 @@ final class ServedCollection: Sendable {
 
     /// Applies a batch of writes to the serving index, then tells the live queries they concern.
     /// `sequence`: the store's sequence number of the last of them (what a persisted copy of the
-    /// index is current at; nil for writes that are not stored).
-    func apply(_ changes: [CollectionChange], through sequence: Int64? = nil) {
+    /// index is current at; nil for writes that are not stored). Returns what each change
+    /// replaced or removed in the serving index, in order.
+    @discardableResult
+    func apply(_ changes: [CollectionChange], through sequence: Int64? = nil) -> [CollectionChangeOutcome] {
         let (index, schema) = state.withLock { state -> (CollectionIndex, CollectionSchema) in
             if state.journal != nil {
                 for change in changes {
@@ -152,7 +154,8 @@ final class ServedCollection: Sendable {
         }
         // Decoded under the newest schema; the serving index may still be under the old one. A
         // document that does not fit it stays as it was there: the new index gets it by the
-        // journal, and its write waits for that (`served(_:by:)`).
+        // journal, and its write waits for that (`served(_:by:)`). (Compared once: each read of the
+        // newest schema takes the lock and copies it.)
         let isOld = schema != self.schema
         var fitted = changes
         if isOld {
@@ -179,6 +182,7 @@ final class ServedCollection: Sendable {
             outcomes = index.apply(fitted, through: sequence)
         }
         lookups.refresh(after: outcomes, schema: schema)
+        return outcomes
     }
 
     /// Records which of the writes just applied to `index` (the old schema's, while a rebuild

@@ -31,8 +31,21 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
         case position(Int64)
     }
 
+    /// One change the history keeps: made, or still a run's to make (``PendingEvents``).
+    private enum Kept {
+        case made(Change)
+        case pending(PendingEvents, offset: Int)
+
+        var sequence: Int64 {
+            switch self {
+            case .made(let change): change.sequence
+            case .pending(let run, let offset): run.sequences[offset]
+            }
+        }
+    }
+
     private struct State {
-        var history: Deque<Change> = []
+        var history: Deque<Kept> = []
         var lastSequence: Int64
         /// The live changes as each delivery scheduler's clients share them (see ``workerStream(from:deliveringOn:)``).
         var hubs: [ObjectIdentifier: Hub] = [:]
@@ -72,7 +85,7 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
     ///     that starts with them serves resumes from before it started.
     init(lastSequence: Int64, capacity: Int, history: [ChangeEvent] = []) {
         var state = State(lastSequence: lastSequence)
-        state.history = Deque(Self.contiguousTail(of: history, endingAt: lastSequence).suffix(capacity).map(Change.init))
+        state.history = Deque(Self.contiguousTail(of: history, endingAt: lastSequence).suffix(capacity).map { .made(Change($0)) })
         self.state = Locked(state)
         self.capacity = capacity
     }
@@ -98,7 +111,7 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
     func publish(_ event: ChangeEvent) {
         let change = Change(event)  // once, outside the lock, for every subscriber
         state.withLock { state in
-            state.history.append(change)
+            state.history.append(.made(change))
             if state.history.count > capacity { state.history.removeFirst(state.history.count - capacity) }
             state.lastSequence = change.sequence
             // Inside the lock, so a subscriber that snapshots the history
@@ -118,10 +131,31 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
             let kept = changes.suffix(capacity)
             let excess = state.history.count + kept.count - capacity
             if excess > 0 { state.history.removeFirst(min(excess, state.history.count)) }
-            state.history.append(contentsOf: kept)
+            state.history.append(contentsOf: kept.map(Kept.made))
             state.lastSequence = last.sequence
             for change in changes { relay.accept(.change(change)) }
         }
+    }
+
+    /// Records `run`'s changes (in sequence order) as publishing their events does, but
+    /// makes their events only if something reads them: with no live subscriber the history
+    /// keeps the run itself, and a client that resumes into it gets its events made then (once,
+    /// kept for the next). With one, every event is made and sent as before.
+    func publish(_ run: PendingEvents) {
+        guard let last = run.sequences.last else { return }
+        let kept = state.withLock { state -> Bool in
+            // Under the lock, as every subscription to the relay is made: a subscriber that comes
+            // after this finds the run in the history; one that came before is served below.
+            guard !relay.hasObservers else { return false }
+            let kept = min(run.count, capacity)
+            let excess = state.history.count + kept - capacity
+            if excess > 0 { state.history.removeFirst(min(excess, state.history.count)) }
+            for offset in (run.count - kept)..<run.count { state.history.append(.pending(run, offset: offset)) }
+            state.lastSequence = last
+            return true
+        }
+        // This is the single writer: nothing is published between the two holds of the lock.
+        if !kept { publish(run.events()) }
     }
 
     /// Continues at `sequence` after changes that were applied without events (a replica
@@ -129,7 +163,7 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
     /// missed): every client gets a reset, and the history becomes the log's newest changes
     /// (`history`, ending at `sequence`), so later resumes the log can serve are served.
     func restart(at sequence: Int64, history: [ChangeEvent] = []) {
-        let kept = Self.contiguousTail(of: history, endingAt: sequence).suffix(capacity).map(Change.init)
+        let kept = Self.contiguousTail(of: history, endingAt: sequence).suffix(capacity).map { Kept.made(Change($0)) }
         state.withLock { state in
             state.history = Deque(kept)
             state.lastSequence = sequence
@@ -147,7 +181,7 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
         Observable<Item>.create { [self] observer in
             let subscription = SingleAssignmentDisposable()
             state.withLock { state in
-                for item in Self.firstItems(from: start, state) { observer.onNext(item) }
+                for item in Self.firstItems(from: start, &state) { observer.onNext(item) }
                 let delivered = ClientPosition(state.lastSequence)
                 subscription.setDisposable(
                     relay.asObservable()
@@ -187,7 +221,7 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
     ) -> Infallible<Item> {
         Infallible.deferred { [self] in
             let shared = state.withLock { state -> (hub: Hub, first: Item, delivered: Int64)? in
-                let first = Self.firstItems(from: start, state)
+                let first = Self.firstItems(from: start, &state)
                 guard first.count == 1, let hub = hub(for: scheduler, &state) else { return nil }
                 return (hub, first[0], state.lastSequence)
             }
@@ -217,20 +251,37 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
         return hub
     }
 
-    /// What a client gets before live changes: what it missed, a reset, or its position. Under the lock.
-    private static func firstItems(from start: Start, _ state: State) -> [Item] {
+    /// What a client gets before live changes: what it missed, a reset, or its position. Under
+    /// the lock; the missed changes still pending are made now, and kept made for later clients.
+    private static func firstItems(from start: Start, _ state: inout State) -> [Item] {
         switch start {
         case .reset:
             return [.reset(lastSequence: state.lastSequence)]
         case .after(let lastSeen) where lastSeen < state.lastSequence:
             let oldestKept = state.history.first?.sequence ?? state.lastSequence + 1
             guard lastSeen + 1 >= oldestKept else { return [.reset(lastSequence: state.lastSequence)] }
-            return state.history.filter { $0.sequence > lastSeen }.map(Item.change)
+            var missed: [Item] = []
+            for position in state.history.indices where state.history[position].sequence > lastSeen {
+                missed.append(.change(made(at: position, in: &state.history)))
+            }
+            return missed
         case .after(let lastSeen) where lastSeen > state.lastSequence:
             // An id this server never gave (or from a lost store): start over.
             return [.reset(lastSequence: state.lastSequence)]
         case .now, .after:
             return [.position(state.lastSequence)]
+        }
+    }
+
+    /// The change kept at `position`, made now if it was still pending.
+    private static func made(at position: Int, in history: inout Deque<Kept>) -> Change {
+        switch history[position] {
+        case .made(let change):
+            return change
+        case .pending(let run, let offset):
+            let change = Change(run.event(at: offset))
+            history[position] = .made(change)
+            return change
         }
     }
 
@@ -279,6 +330,9 @@ protocol ChangePublisher: Sendable {
     func publish(_ event: ChangeEvent)
     /// Hands `events` to every subscriber, in order, as `publish(_:)` each does one.
     func publish(_ events: [ChangeEvent])
+    /// Hands `run`'s events to every subscriber, in order, as `publish(_:)` each would; a
+    /// publisher may make them only when something reads them.
+    func publish(_ run: PendingEvents)
     /// Continues at `sequence` after changes applied without events; `history` is the change
     /// log's newest changes, ending at `sequence`.
     func restart(at sequence: Int64, history: [ChangeEvent])
@@ -287,5 +341,9 @@ protocol ChangePublisher: Sendable {
 extension ChangePublisher {
     func publish(_ events: [ChangeEvent]) {
         for event in events { publish(event) }
+    }
+
+    func publish(_ run: PendingEvents) {
+        publish(run.events())
     }
 }

@@ -6,10 +6,17 @@ extension StoredChange {
     /// delete). Two histories that give one sequence number changes of different digests part
     /// there (``IndexMark``, ``HistoryCheck``).
     static func digest(collection: String = citiesCollection, kind: StoredChangeKind = .document, id: String, body: Data?) -> UInt64 {
+        // The bytes hashed in place (an import digests every change it applies): the same
+        // value as `combine` of `collection 0 kind 0`, then of the id, then of the body or `ff 00`.
         var hash = FNV1a()
-        hash.combine(Array(collection.utf8) + [0x00] + Array(kind.rawValue.utf8) + [0x00])
-        hash.combine(Array(id.utf8))
-        if let body { hash.combine(Array(body)) } else { hash.combine([0xff, 0x00]) }
+        hash.mix(collection)
+        hash.mix(byte: 0x00)
+        hash.mix(kind.rawValue)
+        hash.mix(byte: 0x00)
+        hash.endPart()
+        hash.mix(id)
+        hash.endPart()
+        if let body { body.withUnsafeBytes { hash.combine($0) } } else { hash.combine([0xff, 0x00]) }
         return hash.value
     }
 

@@ -15,6 +15,18 @@ final class RelayTests: RxTestCase {
         XCTAssertEqual(observer.events, [.next(300, 1), .next(400, 2)])
     }
 
+    func testPublishRelayTellsWhetherAnythingIsSubscribed() {
+        let relay = PublishRelay<Int>()
+        XCTAssertFalse(relay.hasObservers)
+        let first = relay.subscribe(onNext: { _ in })
+        let second = relay.asObservable().filter { $0 > 0 }.subscribe(onNext: { _ in })
+        XCTAssertTrue(relay.hasObservers)
+        first.dispose()
+        XCTAssertTrue(relay.hasObservers)
+        second.dispose()
+        XCTAssertFalse(relay.hasObservers)
+    }
+
     func testBehaviorRelayValueAndReplayOfLatest() {
         let scheduler = TestScheduler(initialClock: 0)
         let relay = BehaviorRelay(value: "a")

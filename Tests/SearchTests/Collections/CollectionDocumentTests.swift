@@ -42,6 +42,42 @@ import Testing
         #expect(try decode(#"{"id": 42}"#, schema: schema).values == [.string("42")])
     }
 
+    /// Plain integers are read digit by digit (issue 25): the same number as the general parse,
+    /// which still reads everything else, and the same errors.
+    @Test func numbersReadTheSameWhateverTheirSpelling() throws {
+        let spellings = [
+            "0", "-0", "7", "-45", "007", "123456789012345", "-999999999999999", "1234567890123456", "99999999999999999999",
+            "1.5", "-0.25", "1e3", "2E-2", "1.0", "+1",
+        ]
+        for spelling in spellings {
+            let document = try decode(#"{"sku": "a", "price": \#(spelling)}"#)
+            let expected = try #require(Double(spelling))
+            guard case .number(let number)? = document.values[4] else {
+                Issue.record("\(spelling): \(document.values)")
+                continue
+            }
+            #expect(number == expected && number.sign == expected.sign, "\(spelling)")
+        }
+        for bad in ["-", "--1", "1-", "0x10", "1..2"] {
+            #expect(error(#"{"sku": "a", "price": \#(bad)}"#) != nil, "\(bad)")
+        }
+        #expect(try decode(#"{"sku": 1234567890123456789, "title": "x"}"#).id == "1234567890123456789")
+    }
+
+    /// A string field read straight from the bytes (issue 25) reads escapes, space, null and
+    /// wrong types as the general path does.
+    @Test func stringFieldsReadTheSameOnTheDirectPath() throws {
+        let document = try decode(#"{"sku": "a", "title" :   "Caf\u00e9 \"Noir\"\n", "description": null, "brand": "B"}"#)
+        #expect(document.values[0] == .string("Café \"Noir\"\n"))
+        #expect(document.values[2] == nil)
+        #expect(document.values[3] == .string("B"))
+        #expect(error(#"{"sku": "a", "title": 12}"#) == .wrongType(field: "title", expected: .string))
+        #expect(error(#"{"sku": "a", "title": "unterminated}"#) != nil)
+        var limits = CollectionDocumentLimits()
+        limits.maxStringBytes = 3
+        #expect(error(#"{"sku": "a", "brand": "long"}"#, limits: limits) == .stringTooLong(field: "brand", bytes: 4, limit: 3))
+    }
+
     @Test func idErrors() {
         #expect(error(#"{"title": "x"}"#) == .missingId(field: "sku"))
         #expect(error(#"{"sku": true}"#) == .invalidId(field: "sku", reason: "must be a string or an integer"))

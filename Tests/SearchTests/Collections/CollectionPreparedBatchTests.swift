@@ -24,6 +24,16 @@ import Testing
         let batch = index.prepare(changes.compactMap { if case .upsert(let document) = $0 { document } else { nil } })
         #expect(batch.covers(changes))
         #expect(!batch.covers(changes.dropLast()))
+        // A run of a write's changes, read in place: the same ids and bodies in the same order.
+        let run = [CollectionChange.delete(id: "x")] + changes
+        #expect(batch.covers(run[1...]))
+        #expect(!batch.covers(run[0..<4]))
+        #expect(!batch.covers(Array(changes.reversed())[...]))
+        var edited = changes
+        edited[2] = .upsert(F.product("21", title: "Gadget 21 again"))
+        #expect(!batch.covers(edited[...]))
+        edited[2] = .delete(id: "21")
+        #expect(!batch.covers(edited[...]))
         let segments = index.segmentCount
 
         let outcomes = index.apply(changes, through: 7, prepared: batch)

@@ -39,6 +39,25 @@ import Testing
         if count == 1_000 { #expect(coded.bytes.count < plainBytes) }
     }
 
+    /// A cursor reads the strings in order, from any start, skipping any number of them (a
+    /// merge's walk), as `string(_:)` reads each.
+    @Test(arguments: [1, 16, 17, 40, 1_000]) func aCursorReadsInOrderWhateverItSkips(count: Int) {
+        let strings = Self.strings(count: count, seed: UInt64(count) + 11)
+        let coded = Self.build(strings)
+        var random = SplitMix64(seed: UInt64(count))
+        for _ in 0..<4 {
+            var cursor = FrontCodedStrings.Cursor(coded)
+            var v = Int.random(in: 0..<count, using: &random)
+            while v < count {
+                cursor.move(to: v)
+                #expect(cursor.current == strings[v] && cursor.index == v)
+                cursor.move(to: v)  // staying is allowed
+                #expect(cursor.current == strings[v])
+                v += [1, 1, 2, 15, 16, 17, 33].randomElement(using: &random)!
+            }
+        }
+    }
+
     @Test func stringsNotHeldAreNotFound() {
         let strings = Self.strings(count: 300, seed: 7)
         let coded = Self.build(strings)

@@ -30,19 +30,27 @@ struct FrontCodedStrings: Sendable {
         init() {}
 
         mutating func append(_ string: some Collection<UInt8>) {
+            if string.withContiguousStorageIfAvailable({ append(contiguous: $0) }) == nil {
+                Array(string).withUnsafeBufferPointer { append(contiguous: $0) }
+            }
+        }
+
+        /// ``append(_:)`` of bytes in place (a column's build appends every value).
+        private mutating func append(contiguous string: UnsafeBufferPointer<UInt8>) {
             if count % FrontCodedStrings.blockSize == 0 {
                 blockStarts.append(UInt32(bytes.count))
                 FrontCodedStrings.appendVarint(string.count, to: &bytes)
                 bytes.append(contentsOf: string)
             } else {
-                var shared = 0
-                for (a, b) in zip(previous, string) {
-                    guard a == b else { break }
-                    shared += 1
+                let shared = previous.withUnsafeBufferPointer { previous in
+                    var shared = 0
+                    let limit = min(previous.count, string.count)
+                    while shared < limit, previous[shared] == string[shared] { shared += 1 }
+                    return shared
                 }
                 FrontCodedStrings.appendVarint(shared, to: &bytes)
                 FrontCodedStrings.appendVarint(string.count - shared, to: &bytes)
-                bytes.append(contentsOf: string.dropFirst(shared))
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: string[shared...]))
             }
             previous.removeAll(keepingCapacity: true)
             previous.append(contentsOf: string)
@@ -150,7 +158,7 @@ struct FrontCodedStrings: Sendable {
     }
 
     /// A varint of well-formed bytes (checked on load).
-    @inline(__always) private static func varint(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Int {
+    @inline(__always) static func varint(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Int {
         var value = 0, shift = 0
         while true {
             let byte = bytes[offset]

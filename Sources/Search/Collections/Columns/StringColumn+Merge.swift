@@ -23,13 +23,15 @@ extension StringColumn {
         var spelled: [UInt32] = []
         var mergedCount = 0
         var cursors = parts.indices.map { Self.nextUsed(firsts[$0], from: 0) }
-        var heads = parts.indices.map { cursors[$0] < parts[$0].count ? parts[$0].bytes(cursors[$0]) : [] }
+        // Each part's next value, read in order from the one before (not from its block's head).
+        var heads = parts.map { FrontCodedStrings.Cursor($0.values) }
+        for p in parts.indices where cursors[p] < parts[p].count { heads[p].move(to: cursors[p]) }
         var holders: [Int] = []  // the parts whose next value is the smallest
         holders.reserveCapacity(parts.count)
         while true {
             holders.removeAll(keepingCapacity: true)
             for p in parts.indices where cursors[p] < parts[p].count {
-                let order = holders.isEmpty ? -1 : Self.compare(heads[p], heads[holders[0]])
+                let order = holders.isEmpty ? -1 : Self.compare(heads[p].current, heads[holders[0]].current)
                 if order < 0 { holders.removeAll(keepingCapacity: true) }
                 if order <= 0 { holders.append(p) }
             }
@@ -39,7 +41,7 @@ extension StringColumn {
             for p in holders where firsts[p][cursors[p]] < firsts[spelledBy][cursors[spelledBy]] { spelledBy = p }
             let merged = UInt32(mergedCount)
             mergedCount += 1
-            values.append(heads[smallest])
+            values.append(heads[smallest].current)
             if let spelling = parts[spelledBy].distinctSpelling(cursors[spelledBy]) {
                 spelled.append(merged)
                 spellings.append(spelling)
@@ -47,7 +49,7 @@ extension StringColumn {
             for p in holders {
                 maps[p][cursors[p]] = merged
                 cursors[p] = Self.nextUsed(firsts[p], from: cursors[p] + 1)
-                heads[p] = cursors[p] < parts[p].count ? parts[p].bytes(cursors[p]) : []
+                if cursors[p] < parts[p].count { heads[p].move(to: cursors[p]) }
             }
         }
         // 3. Each merged document's values, mapped (still ascending), and each value's documents.

@@ -107,7 +107,7 @@ final class StringColumn: Sendable {
         for d in 0..<documents.count {
             local.removeAll(keepingCapacity: true)
             for i in Int(starts[d])..<Int(starts[d + 1]) { local.append(renumber[Int(entries[i])]) }
-            local.sort()
+            if local.count > 1 { local.sort() }  // most documents hold one value
             var previous = UInt32.max
             for id in local where id != previous {
                 documentValues.append(id)

@@ -134,6 +134,7 @@ public final class CollectionIndex: Sendable {
             var next = snapshot
             if let sequence, sequence > next.sequence { next.sequence = sequence }
             var pending: [String: CollectionDocument] = [:]
+            pending.reserveCapacity(changes.count)  // an import's batch: no growth on the way
             var outcomes: [CollectionChangeOutcome] = []
             outcomes.reserveCapacity(changes.count)
             var changed = false
