@@ -44,7 +44,7 @@ final class SQLiteStore: DocumentStore {
         do {
             try SQLiteStoreChecks.quickCheck(path)
             database = try DatabaseQueue(path: path, configuration: configuration)
-            try SQLiteStoreMigrations.migrator(history: history).migrate(database)
+            try SQLiteStoreMigrations.migrate(database, history: history)
         } catch {
             throw SQLiteStoreChecks.startError(error, path: path)
         }

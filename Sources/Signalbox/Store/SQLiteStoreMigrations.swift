@@ -5,6 +5,16 @@ import GRDB
 /// and upgrades in place (GRDB records which migrations ran), keeping every document and
 /// every sequence number.
 enum SQLiteStoreMigrations {
+    /// Brings the store at `database` to the latest version. When a migration ran, the WAL is
+    /// checkpointed and truncated: a migration that rewrites a table (v5: every document) goes
+    /// through the WAL, which would otherwise keep that size on disk beside the store.
+    static func migrate(_ database: DatabaseQueue, history: Int64) throws {
+        let migrator = migrator(history: history)
+        guard try !database.read({ try migrator.hasCompletedMigrations($0) }) else { return }
+        try migrator.migrate(database)
+        try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
     /// The migrations; `history` is how many changes the change log keeps (v3 fills it).
     static func migrator(history: Int64) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
