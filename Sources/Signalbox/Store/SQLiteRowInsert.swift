@@ -17,23 +17,33 @@ struct SQLiteRowInsert {
     /// Rows written by one step of the many-row statement.
     static let rowsPerStep = 32
 
-    let sql: String
-    private let columns: Int
+    /// The two statements' texts for one table's rows, made once (a commit looks them up in GRDB's cache).
+    struct Statements: Sendable {
+        let oneRow: String
+        let manyRows: String
+        let columns: Int
+
+        /// `prefix` is the statement up to `VALUES` (`INSERT INTO t (a, b)`), `suffix` what
+        /// follows the rows (an `ON CONFLICT` clause, or nothing).
+        init(_ prefix: String, columns: Int, _ suffix: String = "") {
+            let row = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
+            oneRow = "\(prefix) VALUES \(row) \(suffix)"
+            manyRows = "\(prefix) VALUES \(repeatElement(row, count: SQLiteRowInsert.rowsPerStep).joined(separator: ", ")) \(suffix)"
+            self.columns = columns
+        }
+    }
+
+    private let statements: Statements
     private let oneRow: Statement
     private let manyRows: Statement
     private let database: Database
     private var parameters = SQLiteParameters()
 
-    /// `prefix` is the statement up to `VALUES` (`INSERT INTO t (a, b)`), `suffix` what follows
-    /// the rows (an `ON CONFLICT` clause, or nothing); both statements are compiled once per
-    /// connection (GRDB's statement cache).
-    init(_ db: Database, _ prefix: String, columns: Int, _ suffix: String = "") throws {
-        let row = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
-        sql = "\(prefix) VALUES \(row) \(suffix)"
-        self.columns = columns
-        oneRow = try db.cachedStatement(sql: sql)
-        manyRows = try db.cachedStatement(
-            sql: "\(prefix) VALUES \(repeatElement(row, count: Self.rowsPerStep).joined(separator: ", ")) \(suffix)")
+    /// Both statements are compiled once per connection (GRDB's statement cache).
+    init(_ db: Database, _ statements: Statements) throws {
+        self.statements = statements
+        oneRow = try db.cachedStatement(sql: statements.oneRow)
+        manyRows = try db.cachedStatement(sql: statements.manyRows)
         database = db
     }
 
@@ -47,8 +57,8 @@ struct SQLiteRowInsert {
     /// Ends the row being added (exactly `columns` values since the last); writes the gathered
     /// rows when a step's worth is there.
     mutating func endRow() throws {
-        precondition(parameters.count.isMultiple(of: columns), "a row of \(columns) values")
-        guard parameters.count == columns * Self.rowsPerStep else { return }
+        precondition(parameters.count.isMultiple(of: statements.columns), "a row of \(statements.columns) values")
+        guard parameters.count == statements.columns * Self.rowsPerStep else { return }
         defer { parameters.removeAll() }
         try step(manyRows, 0, parameters.count)
     }
@@ -56,7 +66,7 @@ struct SQLiteRowInsert {
     /// Writes the rows gathered so far, one to a statement.
     mutating func flush() throws {
         defer { parameters.removeAll() }
-        for start in stride(from: 0, to: parameters.count, by: columns) { try step(oneRow, start, start + columns) }
+        for start in stride(from: 0, to: parameters.count, by: statements.columns) { try step(oneRow, start, start + statements.columns) }
     }
 
     /// Runs `statement` with the values `start..<end`; SQLite's error, read before anything else
@@ -69,6 +79,6 @@ struct SQLiteRowInsert {
             return code == SQLITE_DONE ? nil : (code, String(cString: sqlite3_errmsg(database.sqliteConnection)))
         }
         sqlite3_reset(handle)
-        if let (code, message) = code { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql) }
+        if let (code, message) = code { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statements.oneRow) }
     }
 }

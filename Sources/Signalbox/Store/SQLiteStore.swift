@@ -152,6 +152,11 @@ final class SQLiteStore: DocumentStore {
         }
     }
 
+    private static let documentRows = SQLiteRowInsert.Statements(
+        "INSERT INTO document (collection, id, body, sequence)", columns: 4,
+        "ON CONFLICT(collection, id) DO UPDATE SET body = excluded.body, sequence = excluded.sequence")
+    private static let changeRows = SQLiteRowInsert.Statements("INSERT INTO change (sequence, collection, kind, id, body)", columns: 5)
+
     private static func insert(_ writes: [StoreWrite], _ db: Database, history: Int64) throws -> Int64 {
         // Every statement of a commit is compiled once per connection (GRDB's statement cache): a
         // group's transaction parsed three statements anew each time (a fifth of a PUT's instructions).
@@ -160,10 +165,8 @@ final class SQLiteStore: DocumentStore {
         let logFrom = head + Int64(writes.count) - history  // only the newest `history` go to the log
         // Document and log rows are written many to a statement (``SQLiteRowInsert``); both are
         // flushed before a delete or a collection change reads or removes documents.
-        var documents = try SQLiteRowInsert(
-            db, "INSERT INTO document (collection, id, body, sequence)", columns: 4,
-            "ON CONFLICT(collection, id) DO UPDATE SET body = excluded.body, sequence = excluded.sequence")
-        var log = try SQLiteRowInsert(db, "INSERT INTO change (sequence, collection, kind, id, body)", columns: 5)
+        var documents = try SQLiteRowInsert(db, documentRows)
+        var log = try SQLiteRowInsert(db, changeRows)
         for write in writes {
             sequence += 1
             if case .upsert(let collection, let id, let body) = write {
