@@ -43,7 +43,7 @@ import Testing
     @Test func writesUpdatesAndMarksDeletions() throws {
         let database = try database()
         try database.write { db in
-            var insert = try SQLiteRowInsert(db, Self.documents)
+            var insert = SQLiteRowInsert(db, Self.documents)
             try add(&insert, "shop", "a", Data([0x7B, 0x00, 0x7D]), 1)
             try add(&insert, "shop", "é/b", Data(#"{"x":1}"#.utf8), 2)
             try add(&insert, "shop", "a", Data(#"{"y":2}"#.utf8), 3)
@@ -67,7 +67,7 @@ import Testing
         let database = try database()
         let count = SQLiteRowInsert.rowsPerStep * 3 + 5
         try database.write { db in
-            var insert = try SQLiteRowInsert(db, Self.documents)
+            var insert = SQLiteRowInsert(db, Self.documents)
             for sequence in 1...count {
                 // Ids repeat every 7 rows: each id's last write wins.
                 try add(&insert, "c", "id-\(sequence % 7)", Data("body-\(sequence)".utf8), Int64(sequence))
@@ -83,7 +83,7 @@ import Testing
     @Test func rowsAreWrittenAtAFullStepOrAtFlush() throws {
         let database = try database()
         try database.write { db in
-            var insert = try SQLiteRowInsert(db, Self.documents)
+            var insert = SQLiteRowInsert(db, Self.documents)
             for sequence in 1..<SQLiteRowInsert.rowsPerStep { try add(&insert, "c", "\(sequence)", Data(), Int64(sequence)) }
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document") == 0)
             try add(&insert, "c", "last", Data(), Int64(SQLiteRowInsert.rowsPerStep))
@@ -99,7 +99,7 @@ import Testing
         let database = try database()
         let error = #expect(throws: DatabaseError.self) {
             try database.write { db in
-                var insert = try SQLiteRowInsert(db, Self.documents)
+                var insert = SQLiteRowInsert(db, Self.documents)
                 try add(&insert, "shop", "a", Data("1".utf8), 1)
                 try insert.flush()
                 // The sequence is the table's key: the last row of the step (or the lone one) collides.

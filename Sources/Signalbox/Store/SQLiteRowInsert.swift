@@ -34,16 +34,13 @@ struct SQLiteRowInsert {
     }
 
     private let statements: Statements
-    private let oneRow: Statement
-    private let manyRows: Statement
     private let database: Database
     private var parameters = SQLiteParameters()
 
-    /// Both statements are compiled once per connection (GRDB's statement cache).
-    init(_ db: Database, _ statements: Statements) throws {
+    /// The statements are compiled once per connection (GRDB's statement cache) and looked up
+    /// only when rows are written: a commit of one `PUT` never looks up the many-row one.
+    init(_ db: Database, _ statements: Statements) {
         self.statements = statements
-        oneRow = try db.cachedStatement(sql: statements.oneRow)
-        manyRows = try db.cachedStatement(sql: statements.manyRows)
         database = db
     }
 
@@ -60,12 +57,14 @@ struct SQLiteRowInsert {
         precondition(parameters.count.isMultiple(of: statements.columns), "a row of \(statements.columns) values")
         guard parameters.count == statements.columns * Self.rowsPerStep else { return }
         defer { parameters.removeAll() }
-        try step(manyRows, 0, parameters.count)
+        try step(database.cachedStatement(sql: statements.manyRows), 0, parameters.count)
     }
 
     /// Writes the rows gathered so far, one to a statement.
     mutating func flush() throws {
+        guard parameters.count > 0 else { return }
         defer { parameters.removeAll() }
+        let oneRow = try database.cachedStatement(sql: statements.oneRow)
         for start in stride(from: 0, to: parameters.count, by: statements.columns) { try step(oneRow, start, start + statements.columns) }
     }
 
@@ -79,6 +78,6 @@ struct SQLiteRowInsert {
             return code == SQLITE_DONE ? nil : (code, String(cString: sqlite3_errmsg(database.sqliteConnection)))
         }
         sqlite3_reset(handle)
-        if let (code, message) = code { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statements.oneRow) }
+        if let (code, message) = code { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql) }
     }
 }

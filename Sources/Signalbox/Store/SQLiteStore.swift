@@ -165,8 +165,8 @@ final class SQLiteStore: DocumentStore {
         let logFrom = head + Int64(writes.count) - history  // only the newest `history` go to the log
         // Document and log rows are written many to a statement (``SQLiteRowInsert``); both are
         // flushed before a delete or a collection change reads or removes documents.
-        var documents = try SQLiteRowInsert(db, documentRows)
-        var log = try SQLiteRowInsert(db, changeRows)
+        var documents = SQLiteRowInsert(db, documentRows)
+        var log = SQLiteRowInsert(db, changeRows)
         for write in writes {
             sequence += 1
             if case .upsert(let collection, let id, let body) = write {
