@@ -114,6 +114,83 @@ import Testing
         }
     }
 
+    /// A store written by the release with collections (2cd0d80: migrations up to v4, documents
+    /// in a rowid table with a primary key (collection, id) and UNIQUE(sequence)) opens and is
+    /// rebuilt as v5 in place: every document (tombstones too), sequence, collection and logged
+    /// change kept, and the writes after it continue the head.
+    @Test func aStoreOfTheReleaseWithCollectionsUpgradesToDocumentsKeyedBySequence() async throws {
+        try writeReleaseWithCollectionsStore()
+        let store = try SQLiteStore(path: path)
+        let snapshot = try await store.snapshot()
+        #expect(snapshot.head == 7 && snapshot.epoch == "v4-epoch")
+        #expect(snapshot.documents == [
+            StoredChange(collection: "books", id: "10", body: Data("{}".utf8), sequence: 2),
+            StoredChange(collection: citiesCollection, id: "paris", body: Data("{}".utf8), sequence: 3),
+            StoredChange(collection: "books", id: "b", body: Data(#"{"b":1}"#.utf8), sequence: 5),
+            StoredChange(collection: "books", id: "a", body: nil, sequence: 7),
+        ])
+        #expect(snapshot.collections == [StoredCollection(name: "books", schema: Data("{}".utf8), sequence: 1)])
+        #expect(snapshot.recentChanges.map(\.sequence) == Array(1...7))
+        #expect(snapshot.recentChanges.first == StoredChange(collection: "books", kind: .schema, id: "", body: Data("{}".utf8), sequence: 1))
+        #expect(try Self.layout(path) == Self.v5Layout)
+        // Writes continue: an upsert of an existing key moves it to the new sequence, a delete marks it.
+        #expect(try await store.commit(batch: [.upsert(collection: "books", id: "b", body: Data("{}".utf8)),
+                                                .upsert(collection: "books", id: "d", body: Data("{}".utf8))]) == 8)
+        #expect(try await store.commit(.delete(collection: "books", id: "10", inBaseData: false)) == 10)
+        await #expect(throws: DocumentNotFound.self) { try await store.commit(.delete(collection: "books", id: "a", inBaseData: false)) }
+        let after = try await store.snapshot()
+        #expect(after.documents.map { "\($0.id)@\($0.sequence)" } == ["paris@3", "a@7", "b@8", "d@9", "10@10"])
+        #expect(after.head == 10 && after.recentChanges.map(\.sequence) == Array(1...10))
+        #expect(try store.integrityCheck())
+    }
+
+    /// A store as the release with collections (migration v4) left it: two collections, a
+    /// tombstone, and its change log.
+    private func writeReleaseWithCollectionsStore() throws {
+        let old = try DatabaseQueue(path: path)
+        try SQLiteStoreMigrations.migrator(history: 1_024).migrate(old, upTo: "v4: collections")
+        try old.write { db in
+            try db.execute(sql: """
+                UPDATE meta SET epoch = 'v4-epoch', head = 7;
+                INSERT INTO collection (name, schema, sequence) VALUES ('books', X'7B7D', 1);
+                INSERT INTO document (collection, id, body, sequence) VALUES
+                    ('books', 'b', X'7B2262223A317D', 5), ('cities', 'paris', X'7B7D', 3), ('books', 'a', NULL, 7),
+                    ('books', '10', X'7B7D', 2);
+                INSERT INTO change (sequence, collection, kind, id, body) VALUES
+                    (1, 'books', 'schema', '', X'7B7D'), (2, 'books', 'document', '10', X'7B7D'), (3, 'cities', 'document', 'paris', X'7B7D'),
+                    (4, 'books', 'document', 'a', X'7B7D'), (5, 'books', 'document', 'b', X'7B2262223A317D'),
+                    (6, 'books', 'document', 'c', NULL), (7, 'books', 'document', 'a', NULL);
+                """)
+        }
+    }
+
+    /// A new store and one upgraded from 1dd7cca end with the same layout as one upgraded from v4.
+    @Test func newAndUpgradedStoresHaveTheSameLayout() async throws {
+        _ = try await SQLiteStore(path: path).snapshot()
+        #expect(try Self.layout(path) == Self.v5Layout)
+        try FileManager.default.removeItem(atPath: path)
+        try writeReleaseBeforeCollectionsStore(rows: "('a', X'7B7D', 1)")
+        _ = try await SQLiteStore(path: path).snapshot()
+        #expect(try Self.layout(path) == Self.v5Layout)
+    }
+
+    /// The document table's columns (name, primary-key position) and its indexes (name, unique, columns).
+    private static func layout(_ path: String) throws -> [String] {
+        try DatabaseQueue(path: path).read { db in
+            let columns = try Row.fetchAll(db, sql: "SELECT name, pk FROM pragma_table_info('document') ORDER BY cid").map { "\($0[0] as String) pk=\($0[1] as Int)" }
+            let indexes = try Row.fetchAll(db, sql: "SELECT name, \"unique\" FROM pragma_index_list('document') ORDER BY name").map { row in
+                let name: String = row[0]
+                let indexed = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [name])
+                return "index \(name) unique=\(row[1] as Int) (\(indexed.joined(separator: ", ")))"
+            }
+            return columns + indexes
+        }
+    }
+
+    private static let v5Layout = [
+        "sequence pk=1", "collection pk=0", "id pk=0", "body pk=0", "index document_key unique=1 (collection, id)",
+    ]
+
     @Test func collectionsKeepTheirDocumentsApartAndADroppedOneTakesThemAlong() async throws {
         let store = try SQLiteStore(path: path, history: 100)
         _ = try await store.commit(.putSchema(collection: "books", schema: Data("{}".utf8)))

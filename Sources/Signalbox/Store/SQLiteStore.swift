@@ -44,7 +44,7 @@ final class SQLiteStore: DocumentStore {
         do {
             try SQLiteStoreChecks.quickCheck(path)
             database = try DatabaseQueue(path: path, configuration: configuration)
-            try SQLiteStoreMigrations.migrator(history: history).migrate(database)
+            try SQLiteStoreMigrations.migrate(database, history: history)
         } catch {
             throw SQLiteStoreChecks.startError(error, path: path)
         }
@@ -152,50 +152,79 @@ final class SQLiteStore: DocumentStore {
         }
     }
 
+    private static let documentRows = SQLiteRowInsert.Statements(
+        "INSERT INTO document (collection, id, body, sequence)", columns: 4,
+        "ON CONFLICT(collection, id) DO UPDATE SET body = excluded.body, sequence = excluded.sequence")
+    private static let changeRows = SQLiteRowInsert.Statements("INSERT INTO change (sequence, collection, kind, id, body)", columns: 5)
+
     private static func insert(_ writes: [StoreWrite], _ db: Database, history: Int64) throws -> Int64 {
         // Every statement of a commit is compiled once per connection (GRDB's statement cache): a
         // group's transaction parsed three statements anew each time (a fifth of a PUT's instructions).
         let head = try Int64.fetchOne(db.cachedStatement(sql: "SELECT head FROM meta")) ?? 0
         var sequence = head
         let logFrom = head + Int64(writes.count) - history  // only the newest `history` go to the log
-        let upsert = try SQLiteUpsertStatement(db)
-        let logChange = try db.cachedStatement(sql: "INSERT INTO change (sequence, collection, kind, id, body) VALUES (?, ?, ?, ?, ?)")
+        // Document and log rows are written many to a statement (``SQLiteRowInsert``); both are
+        // flushed before a delete or a collection change reads or removes documents.
+        var documents = SQLiteRowInsert(db, documentRows)
+        var log = SQLiteRowInsert(db, changeRows)
         for write in writes {
             sequence += 1
-            switch write {
-            case .upsert(let collection, let id, let body):
-                try upsert.execute(collection: collection, id: id, body: body, sequence: sequence)
-            case .delete(let collection, let id, let inBaseData):
-                let stored = try Row.fetchOne(
-                    db, sql: "SELECT body IS NOT NULL AS live FROM document WHERE collection = ? AND id = ?", arguments: [collection, id])
-                guard stored.map({ $0["live"] as Bool }) ?? inBaseData else { throw DocumentNotFound(id: id) }
-                try db.execute(
-                    sql: """
-                        INSERT INTO document (collection, id, body, sequence) VALUES (?, ?, NULL, ?)
-                        ON CONFLICT(collection, id) DO UPDATE SET body = NULL, sequence = excluded.sequence
-                        """,
-                    arguments: [collection, id, sequence])
-            case .putSchema(let collection, let schema):
-                try db.execute(
-                    sql: """
-                        INSERT INTO collection (name, schema, sequence) VALUES (?, ?, ?)
-                        ON CONFLICT(name) DO UPDATE SET schema = excluded.schema, sequence = excluded.sequence
-                        """,
-                    arguments: [collection, schema, sequence])
-            case .dropCollection(let collection, let alsoRemoving):
-                try db.execute(sql: "DELETE FROM collection WHERE name = ?", arguments: [collection])
-                try db.execute(sql: "DELETE FROM document WHERE collection = ?", arguments: [collection])
-                for key in alsoRemoving {
-                    try db.execute(sql: "DELETE FROM document WHERE collection = ? AND id = ?", arguments: [key.collection, key.id])
-                }
+            if case .upsert(let collection, let id, let body) = write {
+                documents.append(text: collection)
+                documents.append(text: id)
+                documents.append(blob: body)
+                documents.append(integer: sequence)
+                try documents.endRow()
+            } else {
+                try documents.flush()
+                try log.flush()
+                try writeAlone(write, db, sequence: sequence)
             }
             if sequence > logFrom {
-                try logChange.execute(arguments: [sequence, write.collection, write.kind.rawValue, write.id, write.body])
+                log.append(integer: sequence)
+                log.append(text: write.collection)
+                log.append(text: write.kind.rawValue)
+                log.append(text: write.id)
+                log.append(blob: write.body)
+                try log.endRow()
             }
         }
+        try documents.flush()
+        try log.flush()
         try db.cachedStatement(sql: "UPDATE meta SET head = ?").execute(arguments: [sequence])
         try db.cachedStatement(sql: "DELETE FROM change WHERE sequence <= ?").execute(arguments: [sequence - history])
         return head + 1
+    }
+
+    /// Writes a delete or a collection's change (not an upsert: those go in batches) at `sequence`.
+    private static func writeAlone(_ write: StoreWrite, _ db: Database, sequence: Int64) throws {
+        switch write {
+        case .upsert:
+            preconditionFailure("upserts are written by SQLiteRowInsert")
+        case .delete(let collection, let id, let inBaseData):
+            let stored = try Row.fetchOne(
+                db, sql: "SELECT body IS NOT NULL AS live FROM document WHERE collection = ? AND id = ?", arguments: [collection, id])
+            guard stored.map({ $0["live"] as Bool }) ?? inBaseData else { throw DocumentNotFound(id: id) }
+            try db.execute(
+                sql: """
+                    INSERT INTO document (collection, id, body, sequence) VALUES (?, ?, NULL, ?)
+                    ON CONFLICT(collection, id) DO UPDATE SET body = NULL, sequence = excluded.sequence
+                    """,
+                arguments: [collection, id, sequence])
+        case .putSchema(let collection, let schema):
+            try db.execute(
+                sql: """
+                    INSERT INTO collection (name, schema, sequence) VALUES (?, ?, ?)
+                    ON CONFLICT(name) DO UPDATE SET schema = excluded.schema, sequence = excluded.sequence
+                    """,
+                arguments: [collection, schema, sequence])
+        case .dropCollection(let collection, let alsoRemoving):
+            try db.execute(sql: "DELETE FROM collection WHERE name = ?", arguments: [collection])
+            try db.execute(sql: "DELETE FROM document WHERE collection = ?", arguments: [collection])
+            for key in alsoRemoving {
+                try db.execute(sql: "DELETE FROM document WHERE collection = ? AND id = ?", arguments: [key.collection, key.id])
+            }
+        }
     }
 
     func close() async {}

@@ -5,6 +5,16 @@ import GRDB
 /// and upgrades in place (GRDB records which migrations ran), keeping every document and
 /// every sequence number.
 enum SQLiteStoreMigrations {
+    /// Brings the store at `database` to the latest version. When a migration ran, the WAL is
+    /// checkpointed and truncated: a migration that rewrites a table (v5: every document) goes
+    /// through the WAL, which would otherwise keep that size on disk beside the store.
+    static func migrate(_ database: DatabaseQueue, history: Int64) throws {
+        let migrator = migrator(history: history)
+        guard try !database.read({ try migrator.hasCompletedMigrations($0) }) else { return }
+        try migrator.migrate(database)
+        try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
     /// The migrations; `history` is how many changes the change log keeps (v3 fills it).
     static func migrator(history: Int64) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -59,6 +69,20 @@ enum SQLiteStoreMigrations {
                     CREATE TABLE collection (name TEXT PRIMARY KEY, schema BLOB NOT NULL, sequence INTEGER NOT NULL);
                     ALTER TABLE meta ADD COLUMN head INTEGER NOT NULL DEFAULT 0;
                     UPDATE meta SET head = (SELECT COALESCE(MAX(sequence), 0) FROM document);
+                    """)
+        }
+        // Two B-trees a document, not three: the sequence is the table's key (its rowid), so the
+        // rows lie in commit order (an import appends them, and the start reads them in that
+        // order), and the unique index (collection, id) is what upserts and deletes look up. v4
+        // had a rowid table, its primary key (collection, id) and UNIQUE(sequence).
+        migrator.registerMigration("v5: documents keyed by sequence") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE document_v5 (sequence INTEGER PRIMARY KEY, collection TEXT NOT NULL, id TEXT NOT NULL, body BLOB);
+                    INSERT INTO document_v5 (sequence, collection, id, body) SELECT sequence, collection, id, body FROM document ORDER BY sequence;
+                    DROP TABLE document;
+                    ALTER TABLE document_v5 RENAME TO document;
+                    CREATE UNIQUE INDEX document_key ON document (collection, id);
                     """)
         }
         return migrator
