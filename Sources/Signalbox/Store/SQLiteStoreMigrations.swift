@@ -71,20 +71,6 @@ enum SQLiteStoreMigrations {
                     UPDATE meta SET head = (SELECT COALESCE(MAX(sequence), 0) FROM document);
                     """)
         }
-        // Two B-trees a document, not three: the sequence is the table's key (its rowid), so the
-        // rows lie in commit order (an import appends them, and the start reads them in that
-        // order), and the unique index (collection, id) is what upserts and deletes look up. v4
-        // had a rowid table, its primary key (collection, id) and UNIQUE(sequence).
-        migrator.registerMigration("v5: documents keyed by sequence") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE document_v5 (sequence INTEGER PRIMARY KEY, collection TEXT NOT NULL, id TEXT NOT NULL, body BLOB);
-                    INSERT INTO document_v5 (sequence, collection, id, body) SELECT sequence, collection, id, body FROM document ORDER BY sequence;
-                    DROP TABLE document;
-                    ALTER TABLE document_v5 RENAME TO document;
-                    CREATE UNIQUE INDEX document_key ON document (collection, id);
-                    """)
-        }
         return migrator
     }
 }
