@@ -14,13 +14,9 @@ import Testing
         "ON CONFLICT(collection, id) DO UPDATE SET body = excluded.body, sequence = excluded.sequence")
 
     private func database() throws -> DatabaseQueue {
+        // The store's own tables, as its migrations make them.
         let database = try DatabaseQueue()
-        try database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE document (sequence INTEGER PRIMARY KEY, collection TEXT NOT NULL, id TEXT NOT NULL, body BLOB);
-                CREATE UNIQUE INDEX document_key ON document (collection, id);
-                """)
-        }
+        try SQLiteStoreMigrations.migrator(history: 1_024).migrate(database)
         return database
     }
 

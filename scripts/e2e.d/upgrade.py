@@ -16,6 +16,10 @@ change log, so any old id within it resumes; its SQLite store kept only the late
 document, so a resume is served from the newest old id after which every change is still stored (the
 writes below make that id 2), and an older id gets a `reset`, never a wrong replay.
 
+The old binary may also be a release with collections (its SQLite store at migration v4, documents in
+three B-trees; v5 keys them by sequence): the same checks run, and as its SQLite store has a change
+log, a resume from any old id is served, as on PostgreSQL.
+
 Without --old-binary the script says so and exits 0 (skipped): CI runs it once it has such a binary.
 Without PostgreSQL (scripts/pg-scratch exits 3) or with --no-postgres, the PostgreSQL part is skipped.
 """
@@ -67,6 +71,8 @@ class Old:
 
     def __init__(self):
         self.events, self.head, self.count, self.documents = {}, None, None, {}
+        # Whether the old binary already had collections (and so a SQLite change log of its own).
+        self.has_collections = False
 
 
 class Upgrade:
@@ -143,6 +149,7 @@ def old_binary_writes(u):
     u.old.events = {int(e.id): (e.event, json.loads(e.data)) for e in events.events if e.event}
     u.require("its /events sent every write once, with the same ids", sorted(u.old.events) == sequences, sorted(u.old.events))
     u.old.head = max(sequences)
+    u.old.has_collections = get(server.port, "/collections").status == 200
     u.old.count = server.metric("signalbox_documents")
     u.old.documents = documents_of(server.port, WATCHED)
     u.require("it serves what it was sent (deleted ones 404)",
@@ -192,7 +199,8 @@ def new_binary_serves_every_document(u):
 def resume_across_the_upgrade(u, after_restart=False):
     u.report.section(f"{u.label}: Last-Event-ID across the upgrade" + (" (after a second start)" if after_restart else ""))
     head = u.server.status().get("head")
-    sqlite = u.label == "SQLite"
+    # Only a SQLite store of the release before collections lacks a change log of its own.
+    sqlite = u.label == "SQLite" and not u.old.has_collections
     resumable = SQLITE_RESUMABLE_FROM if sqlite else 0
     expected = u.expected_replay(resumable)
     reader = u.resumed(resumable, until=lambda r: len(u.replayed(r)) >= head - resumable)
@@ -295,7 +303,8 @@ def run(report, new_binary, old_binary, store, label, workdir):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("binary", help="the signalbox binary under test")
-    parser.add_argument("--old-binary", help="a signalbox binary built from commit 1dd7cca (the release before collections)")
+    parser.add_argument("--old-binary", help="a signalbox binary built from commit 1dd7cca (the release before collections), "
+                        "or from a release with collections (2cd0d80)")
     parser.add_argument("--no-postgres", action="store_true", help="the SQLite part only")
     args = parser.parse_args()
     if not args.old_binary:
