@@ -69,6 +69,28 @@ import Testing
         for (id, title) in model { #expect(index.document(id: id)?.values[0] == .string(title)) }
     }
 
+    /// The recent segment keeps its documents as indexed, and a write folds the live ones into its
+    /// own segment from there (no decoding of their bodies): replaced and deleted ones stay out.
+    @Test func theRecentSegmentKeepsItsLiveDocumentsForTheNextWrite() {
+        var configuration = CollectionIndex.Configuration()
+        configuration.recentSegmentDocuments = 8
+        let index = CollectionIndex(schema: F.products, configuration: configuration)
+        for i in 0..<5 { index.apply([.upsert(F.product("\(i)", title: "Thing \(i)", price: Double(i)))]) }
+        index.apply([.upsert(F.product("1", title: "Changed", price: 10)), .delete(id: "3")])
+        index.apply([.upsert(F.product("5", title: "Thing 5", price: 5))])
+        let parts = index.snapshot.parts
+        #expect(parts.count == 1)
+        let kept = parts.last?.recentDocuments ?? []
+        #expect(Set(kept.map(\.id)) == ["0", "1", "2", "4", "5"])
+        #expect(kept.first { $0.id == "1" }?.values[0] == .string("Changed"))
+        #expect(index.count == 5 && index.search(CollectionQuery(text: "thing")).total == 4)
+        #expect(index.document(id: "1")?.values[0] == .string("Changed") && index.document(id: "3") == nil)
+        // A segment as large as the recent limit is not recent: it keeps no documents.
+        index.apply((10..<20).map { .upsert(F.product("\($0)", title: "Batch", price: Double($0))) })
+        #expect(index.snapshot.parts.allSatisfy { $0.recentDocuments == nil })
+        #expect(index.count == 15)
+    }
+
     @Test func mergesKeepEveryDocument() {
         var configuration = CollectionIndex.Configuration()
         configuration.recentSegmentDocuments = 8

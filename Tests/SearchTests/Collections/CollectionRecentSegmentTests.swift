@@ -2,9 +2,10 @@ import Testing
 
 @testable import Search
 
-/// A small write merges the recent segment with a segment of its own documents from their
-/// structures (`CollectionSegment(merging:)`) instead of building one from all their documents
-/// again: the recent segment must be the one a build from its live documents makes, array for array.
+/// Each write folds the recent segment's live documents (kept decoded) into its own segment: the
+/// recent segment must be the one a build from its live documents makes, array for array, after
+/// upserts, replacements and deletes (the columns of small segments are built on the writer's
+/// thread, their front-coded values appended through a buffer).
 @Suite struct CollectionRecentSegmentTests {
     private typealias F = CollectionFixtures
 
@@ -45,24 +46,5 @@ import Testing
             SegmentMergeTests.expectSame(parts[0].segment, CollectionSegment(Array(live.values), layout: index.layout))
         }
         #expect(index.count == live.count)
-    }
-
-    /// The recent segment is folded into a small write's segment without its bodies read: a
-    /// segment whose bodies read as nothing (as a truncated file's do) keeps its documents.
-    @Test func aSmallWriteDoesNotDecodeTheRecentSegment() {
-        let layout = SchemaLayout(F.products)
-        let documents = (0..<6).map { F.product("\($0)", title: "Thing \($0)", price: Double($0)) }
-        let built = CollectionSegment(documents, layout: layout)
-        let unreadable = built.withBodies(SegmentBodies(bytes: [], ends: Array(repeating: 0, count: built.count)))
-        var configuration = CollectionIndex.Configuration()
-        configuration.recentSegmentDocuments = 8
-        let index = CollectionIndex(
-            schema: F.products, layout: layout, restoring: CollectionSnapshot(parts: [CollectionSnapshot.Part(unreadable)], version: 0),
-            configuration: configuration)
-        index.apply([.upsert(F.product("6", title: "Thing 6", price: 6))])
-        #expect(index.count == 7)
-        #expect(index.snapshot.parts.count == 1)
-        #expect((0..<7).allSatisfy { index.contains(id: "\($0)") })
-        #expect(index.search(CollectionQuery(text: "thing")).total == 7)
     }
 }

@@ -54,10 +54,9 @@ public enum CitiesCollection {
     }
 
     /// The cities take one write at a time (a `PUT` each), not an import's batches: each write
-    /// merges the recent segment with its own, so it is kept at 32 documents instead of 1,024
-    /// (callgrind, one `PUT`: 128 cost 1.5 M instructions here, most of a `PUT`, when each write
-    /// decoded and re-indexed it). A document is then merged a few times more on its way to the
-    /// large segments (×4 per level), far less in all.
+    /// decodes and re-indexes the recent segment, so it is kept at 32 documents instead of 1,024
+    /// (callgrind, one `PUT`: 128 cost 1.5 M instructions here, most of a `PUT`). A document is then
+    /// merged a few times more on its way to the large segments (×4 per level), far less in all.
     public static let configuration: CollectionIndex.Configuration = {
         var configuration = CollectionIndex.Configuration()
         configuration.recentSegmentDocuments = 32

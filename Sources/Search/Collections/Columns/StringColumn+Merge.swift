@@ -85,19 +85,6 @@ extension StringColumn {
             documentStarts: singleValued ? [] : documentStarts, present: present)
     }
 
-    /// Whether a merge that leaves out the documents in `deleted` gives each carried value the
-    /// spelling a build from the carried documents gives: not when a value's first document
-    /// (whose spelling the column keeps) is left out and a later one holding it is carried, as
-    /// that one may spell it another way.
-    func keepsSpellings(leavingOut deleted: DocumentSet) -> Bool {
-        for v in 0..<count {
-            let start = Int(valueStarts[v]), end = Int(valueStarts[v + 1])
-            guard start < end, deleted.contains(valueDocuments[start]) else { continue }
-            for i in start + 1..<end where !deleted.contains(valueDocuments[i]) { return false }
-        }
-        return true
-    }
-
     /// The first value at or after `start` that a carried document holds (`firsts` not dropped).
     private static func nextUsed(_ firsts: [UInt32], from start: Int) -> Int {
         var v = start

@@ -174,46 +174,23 @@ public final class CollectionIndex: Sendable {
     }
 
     /// Puts `documents` in a new segment with the live documents of the small segments (not
-    /// those a merge is reading: `merging`), and drops the segments left empty. When the small
-    /// segments hold more live documents than the write brings (a city's write: about 20 against
-    /// 4), only the write's documents are indexed, and the small segments are merged with them
-    /// from their own structures (``CollectionSegment/init(merging:layout:)``): the same segment,
-    /// without decoding, tokenizing and folding the recent documents again at every write, which
-    /// was most of a city's write to this index. A larger write is built whole, the small
-    /// segments' documents decoded from their bodies.
+    /// those a merge is reading: `merging`), and drops the segments left empty.
     private func addRecent(_ snapshot: inout CollectionSnapshot, adding documents: [CollectionDocument], merging: Set<UInt64>) {
-        var small: [CollectionSnapshot.Part] = []
+        var recent = documents
         snapshot.parts.removeAll { part in
             guard !merging.contains(part.segment.serial) else { return false }
             if part.liveCount == 0 { return true }
             if part.liveCount < configuration.recentSegmentDocuments {
-                small.append(part)
+                recent += liveDocuments(part)
                 return true
             }
             return false
         }
-        let smallLive = small.reduce(0) { $0 + $1.liveCount }
-        if smallLive > documents.count, smallLive + documents.count <= SegmentText.maxDocuments, small.allSatisfy(keepsSpellings) {
-            let added = documents.isEmpty ? [] : [CollectionSnapshot.Part(CollectionSegment(documents, layout: layout))]
-            snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(merging: small + added, layout: layout)))
-            return
-        }
-        let recent = documents + small.flatMap(liveDocuments)
         // A segment numbers at most `SegmentText.maxDocuments`: a larger batch makes several.
         for start in stride(from: 0, to: recent.count, by: SegmentText.maxDocuments) {
             let slice = Array(recent[start..<min(start + SegmentText.maxDocuments, recent.count)])
-            snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(slice, layout: layout)))
-        }
-    }
-
-    /// Whether merging `part` gives its string values the spellings a build from its live
-    /// documents gives (``StringColumn/keepsSpellings(leavingOut:)``): a facet shows the first
-    /// spelling of its value.
-    private func keepsSpellings(_ part: CollectionSnapshot.Part) -> Bool {
-        guard part.deletedCount > 0 else { return true }
-        return part.segment.columns.allSatisfy { column in
-            guard case .strings(let strings) = column else { return true }
-            return strings.keepsSpellings(leavingOut: part.deleted)
+            let kept = slice.count < configuration.recentSegmentDocuments ? slice : nil
+            snapshot.parts.append(CollectionSnapshot.Part(CollectionSegment(slice, layout: layout), recentDocuments: kept))
         }
     }
 
@@ -230,6 +207,9 @@ public final class CollectionIndex: Sendable {
     /// The live documents of a part, decoded again from their bodies (on all cores when many).
     func liveDocuments(_ part: CollectionSnapshot.Part) -> [CollectionDocument] {
         let segment = part.segment
+        if let kept = part.recentDocuments {
+            return kept.filter { document in segment.number(of: document.id).map { !part.deleted.contains($0) } ?? false }
+        }
         let chunks = segment.count < 4_096 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
         let size = (segment.count + chunks - 1) / chunks
         let results = Locked<[[CollectionDocument]]>(Array(repeating: [], count: chunks))
