@@ -70,6 +70,55 @@ struct FrontCodedStrings: Sendable {
 
     static let empty = FrontCodedStrings(bytes: [], blockStarts: [], count: 0)
 
+    /// Reads the strings in order, each decoded once from the one before it (``withString(_:_:)``
+    /// decodes a string from its block's head, and hands it over in an array of its own): what a
+    /// merge of columns walks.
+    struct Reader {
+        private let strings: FrontCodedStrings
+        /// The number of the string in ``current``; `count` once past the last.
+        private(set) var index = -1
+        /// String ``index``'s bytes (empty past the last).
+        private(set) var current: [UInt8] = []
+        /// Where string `index + 1` starts in the bytes.
+        private var offset = 0
+
+        /// A reader at string 0.
+        init(_ strings: FrontCodedStrings) {
+            self.strings = strings
+            advance()
+        }
+
+        /// Moves to the next string.
+        mutating func advance() {
+            index += 1
+            guard index < strings.count else {
+                index = strings.count
+                current.removeAll()
+                return
+            }
+            strings.bytes.withUnsafeBufferPointer { bytes in
+                if index % FrontCodedStrings.blockSize == 0 {
+                    offset = Int(strings.blockStarts[index / FrontCodedStrings.blockSize])
+                    let length = FrontCodedStrings.varint(bytes, &offset)
+                    current.removeAll(keepingCapacity: true)
+                    current.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]))
+                    offset += length
+                } else {
+                    let shared = FrontCodedStrings.varint(bytes, &offset)
+                    let rest = FrontCodedStrings.varint(bytes, &offset)
+                    current.removeLast(current.count - shared)
+                    current.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<offset + rest]))
+                    offset += rest
+                }
+            }
+        }
+
+        /// Moves forward to string `target` (at or after the current one).
+        mutating func advance(to target: Int) {
+            while index < target { advance() }
+        }
+    }
+
     /// Calls `body` with string `v` (decoded into a buffer of its own: valid only in `body`).
     func withString<Value>(_ v: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Value) -> Value {
         precondition(v >= 0 && v < count, "string \(v) of \(count)")

@@ -23,13 +23,18 @@ extension StringColumn {
         var spelled: [UInt32] = []
         var mergedCount = 0
         var cursors = parts.indices.map { Self.nextUsed(firsts[$0], from: 0) }
-        var heads = parts.indices.map { cursors[$0] < parts[$0].count ? parts[$0].bytes(cursors[$0]) : [] }
+        // Each part's values and spellings read in order, each once (decoding value `v` on its own
+        // reads its block from the head, into an array of its own: most of a merge's instructions).
+        var heads = parts.map { FrontCodedStrings.Reader($0.values) }
+        var spellingReaders = parts.map { FrontCodedStrings.Reader($0.spellings) }
+        var spelledCursors = [Int](repeating: 0, count: parts.count)  // into each part's `spelled`
+        for p in parts.indices { heads[p].advance(to: cursors[p]) }
         var holders: [Int] = []  // the parts whose next value is the smallest
         holders.reserveCapacity(parts.count)
         while true {
             holders.removeAll(keepingCapacity: true)
             for p in parts.indices where cursors[p] < parts[p].count {
-                let order = holders.isEmpty ? -1 : Self.compare(heads[p], heads[holders[0]])
+                let order = holders.isEmpty ? -1 : Self.compare(heads[p].current, heads[holders[0]].current)
                 if order < 0 { holders.removeAll(keepingCapacity: true) }
                 if order <= 0 { holders.append(p) }
             }
@@ -39,15 +44,21 @@ extension StringColumn {
             for p in holders where firsts[p][cursors[p]] < firsts[spelledBy][cursors[spelledBy]] { spelledBy = p }
             let merged = UInt32(mergedCount)
             mergedCount += 1
-            values.append(heads[smallest])
-            if let spelling = parts[spelledBy].distinctSpelling(cursors[spelledBy]) {
+            values.append(heads[smallest].current)
+            // The part's spelled values are ascending, and so are the values it is asked for.
+            let v = UInt32(cursors[spelledBy]), spelledValues = parts[spelledBy].spelled
+            var s = spelledCursors[spelledBy]
+            while s < spelledValues.count, spelledValues[s] < v { s += 1 }
+            spelledCursors[spelledBy] = s
+            if s < spelledValues.count, spelledValues[s] == v {
+                spellingReaders[spelledBy].advance(to: s)
                 spelled.append(merged)
-                spellings.append(spelling)
+                spellings.append(spellingReaders[spelledBy].current)
             }
             for p in holders {
                 maps[p][cursors[p]] = merged
                 cursors[p] = Self.nextUsed(firsts[p], from: cursors[p] + 1)
-                heads[p] = cursors[p] < parts[p].count ? parts[p].bytes(cursors[p]) : []
+                heads[p].advance(to: cursors[p])
             }
         }
         // 3. Each merged document's values, mapped (still ascending), and each value's documents.
@@ -94,16 +105,5 @@ extension StringColumn {
 
     private static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
         a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in UTF8Order.compare(x, y) } }
-    }
-
-    /// The spelling of value `v` when it differs from the folded value (nil when the same).
-    fileprivate func distinctSpelling(_ v: Int) -> [UInt8]? {
-        var lo = 0, hi = spelled.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if spelled[mid] < UInt32(v) { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo < spelled.count, spelled[lo] == UInt32(v) else { return nil }
-        return spellings.string(lo)
     }
 }
