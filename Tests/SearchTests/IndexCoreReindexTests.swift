@@ -39,4 +39,40 @@ import Testing
             #expect(reindexed.heavy.keys == tokenized.heavy.keys && reindexed.heavy.entries.count == tokenized.heavy.entries.count)
         }
     }
+
+    /// A write's delta takes the documents the previous delta held from it and tokenizes only the
+    /// write's: after each run of upserts, replacements and deletes, it is the delta that
+    /// tokenizing all the pending documents builds.
+    @Test func aDeltaFromThePreviousDeltaIsTheTokenizedOne() {
+        let cities = Array(Cities.documents.prefix(400))
+        let ranking = RankingRules.Levels(.default)
+        var snapshot = Snapshot(documents: Array(cities[0..<100]), policy: HeavyPrefixes.Policy(maxUnits: 0), ranking: ranking, version: 0)
+        var next = 100, run = 0
+        while next < cities.count, run < 60 {
+            var changes: [(id: String, document: Document?)] = []
+            for k in 0..<(1 + run % 4) where next < cities.count {
+                let pendingIDs = snapshot.pending.keys.sorted()
+                if run % 5 == 3, k == 0, let id = pendingIDs.first {
+                    changes.append((id, nil))  // a delete of a pending document
+                } else if run % 3 == 1, k == 0, let id = pendingIDs.last {
+                    var replaced = cities[next]  // a pending document replaced
+                    replaced.id = id
+                    changes.append((id, replaced))
+                    next += 1
+                } else if run % 7 == 2, k == 0 {
+                    changes.append((cities[run].id, cities[run + 1]))  // a base document replaced, with other names
+                    changes[changes.count - 1].document?.id = cities[run].id
+                } else {
+                    changes.append((cities[next].id, cities[next]))
+                    next += 1
+                }
+            }
+            guard let applied = snapshot.applying(changes) else { continue }
+            snapshot = applied
+            if snapshot.pending.count > 12 { snapshot = snapshot.mergingDelta() }
+            run += 1
+            #expect(Self.same(snapshot.delta, Snapshot.deltaCore(Array(snapshot.pending.values), ranking: ranking)))
+        }
+        #expect(run == 60)
+    }
 }

@@ -104,7 +104,7 @@ final class IndexCore: Sendable {
     static func build(
         reindexing reindexed: [(core: IndexCore, numbers: [Int])], heavyPolicy: HeavyPrefixes.Policy, ranking: RankingRules.Levels
     ) -> IndexCore {
-        var documents: [Document] = [], sources: [TokenizedChunk.Source] = []
+        var documents: [Document] = [], sources: [TokenizedChunk.Source?] = []
         let count = reindexed.reduce(0) { $0 + $1.numbers.count }
         documents.reserveCapacity(count)
         sources.reserveCapacity(count)
@@ -118,8 +118,17 @@ final class IndexCore: Sendable {
         return IndexCore(plain, heavy: HeavyPrefixes(core: plain, policy: heavyPolicy))
     }
 
+    /// A core without precomputed prefixes over `documents` (in this order before the rank's),
+    /// each read back from the core that indexed it already (`sources[i]`), or tokenized where
+    /// that is nil: a write's delta takes the documents the previous delta held from there and
+    /// tokenizes only the write's own (issue 27 part 4).
+    static func build(_ documents: [Document], sources: [TokenizedChunk.Source?], ranking: RankingRules.Levels) -> IndexCore {
+        let plain = IndexCore(documents: documents, ranking: ranking, sources: sources)
+        return IndexCore(plain, heavy: HeavyPrefixes(core: plain, policy: HeavyPrefixes.Policy(maxUnits: 0)))
+    }
+
     /// `sources`: where each of `unordered` was indexed before (see ``build(reindexing:heavyPolicy:ranking:)``), or nil to tokenize.
-    private init(documents unordered: [Document], ranking: RankingRules.Levels, sources: [TokenizedChunk.Source]? = nil) {
+    private init(documents unordered: [Document], ranking: RankingRules.Levels, sources: [TokenizedChunk.Source?]? = nil) {
         precondition(unordered.count <= Self.maxDocuments, "more than \(Self.maxDocuments) documents in one index")
         let unorderedRanks = unordered.map(\.rank)
         let order = unordered.indices.sorted { a, b in
@@ -136,7 +145,8 @@ final class IndexCore: Sendable {
         // 1. Tokenize every name (in parallel, by chunks of documents), then intern the tokens;
         //    per document, its distinct terms with flags (`TokenizedChunk.tokenFlags`) and the hashes
         //    of its names of several words.
-        let chunks = sources.map { sources in [TokenizedChunk(copying: order.lazy.map { sources[$0] })] } ?? TokenizedChunk.tokenize(documents)
+        let chunks = sources.map { sources in [TokenizedChunk(documents, copying: order.lazy.map { sources[$0] })] }
+            ?? TokenizedChunk.tokenize(documents)
         var interner = TermInterner(expectedTerms: documents.count * 4)
         var provisional: [UInt32] = []  // term id << 5 | flags, grouped by document
         var provisionalStarts: [UInt32] = [0]
@@ -360,29 +370,32 @@ struct TokenizedChunk: Sendable {
     init(_ documents: ArraySlice<Document>) {
         var buffer = TokenBuffer()
         var hashes: [UInt64] = []
-        for document in documents {
-            hashes.removeAll(keepingCapacity: true)
-            for index in 0...document.alternateNames.count {
-                Normalizer.scan(index == 0 ? document.name : document.alternateNames[index - 1], into: &buffer)
-                let main = index == 0, whole = buffer.spans.count == 1
-                for (position, span) in buffer.spans.enumerated() {
-                    units.append(contentsOf: buffer.units(of: span))
-                    tokenEnds.append(UInt32(units.count))
-                    var flags: UInt8 = (main ? 0x10 : 0) | (whole ? 0x08 : 0) | (main && whole ? 0x04 : 0)
-                    if position == 0 { flags |= main ? 0x02 : 0x01 }
-                    tokenFlags.append(flags)
-                }
-                if buffer.spans.count > 1 { hashes.append(NameHash.hash(buffer.spans.map { buffer.units(of: $0) })) }
+        for document in documents { append(tokenizing: document, buffer: &buffer, hashes: &hashes) }
+    }
+
+    /// Appends the tokens of `document`'s names (`buffer` and `hashes`: scratch space).
+    private mutating func append(tokenizing document: Document, buffer: inout TokenBuffer, hashes: inout [UInt64]) {
+        hashes.removeAll(keepingCapacity: true)
+        for index in 0...document.alternateNames.count {
+            Normalizer.scan(index == 0 ? document.name : document.alternateNames[index - 1], into: &buffer)
+            let main = index == 0, whole = buffer.spans.count == 1
+            for (position, span) in buffer.spans.enumerated() {
+                units.append(contentsOf: buffer.units(of: span))
+                tokenEnds.append(UInt32(units.count))
+                var flags: UInt8 = (main ? 0x10 : 0) | (whole ? 0x08 : 0) | (main && whole ? 0x04 : 0)
+                if position == 0 { flags |= main ? 0x02 : 0x01 }
+                tokenFlags.append(flags)
             }
-            documentTokenEnds.append(UInt32(tokenEnds.count))
-            hashes.sort()
-            var last: UInt64?
-            for hash in hashes where hash != last {
-                nameHashes.append(hash)
-                last = hash
-            }
-            documentHashEnds.append(UInt32(nameHashes.count))
+            if buffer.spans.count > 1 { hashes.append(NameHash.hash(buffer.spans.map { buffer.units(of: $0) })) }
         }
+        documentTokenEnds.append(UInt32(tokenEnds.count))
+        hashes.sort()
+        var last: UInt64?
+        for hash in hashes where hash != last {
+            nameHashes.append(hash)
+            last = hash
+        }
+        documentHashEnds.append(UInt32(nameHashes.count))
     }
 
     /// A document as an existing core indexed it: its number there.
@@ -391,10 +404,17 @@ struct TokenizedChunk: Sendable {
         let number: Int
     }
 
-    /// The tokens of documents as their cores hold them: each distinct term once, with the flags
-    /// of all its occurrences (what interning the tokens one by one makes of them), and the name hashes.
-    init(copying sources: some Sequence<Source>) {
-        for source in sources {
+    /// The tokens of `documents`: of each with a source as its core holds them (each distinct
+    /// term once, with the flags of all its occurrences: what interning the tokens one by one
+    /// makes of them, and the name hashes), of the others tokenized.
+    init(_ documents: [Document], copying sources: some Sequence<Source?>) {
+        var buffer = TokenBuffer()
+        var hashes: [UInt64] = []
+        for (document, source) in zip(documents, sources) {
+            guard let source else {
+                append(tokenizing: document, buffer: &buffer, hashes: &hashes)
+                continue
+            }
             let core = source.core, d = source.number
             for i in Int(core.docTermStarts[d])..<Int(core.docTermStarts[d + 1]) {
                 let entry = core.docTerms[i]

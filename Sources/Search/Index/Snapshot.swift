@@ -93,8 +93,27 @@ final class Snapshot: Sendable {
             }
         }
         guard made > 0 else { return nil }
-        let delta = deltaChanged ? Self.deltaCore(Array(pending.values), ranking: ranking) : delta
+        let delta = deltaChanged ? deltaCore(pending, changed: changes) : delta
         return Snapshot(base: base, middles: middles, pending: pending, delta: delta, version: version + made)
+    }
+
+    /// The delta over `pending` after `changes`: the documents this delta holds and `changes` left
+    /// alone are read back from it, only the changed ones tokenized (a write's run is a few
+    /// documents, the delta up to `maxPendingChanges`: tokenizing them all again was most of its
+    /// rebuild). The same core as ``deltaCore(_:ranking:)`` builds.
+    private func deltaCore(_ pending: [String: Document], changed changes: [(id: String, document: Document?)]) -> IndexCore {
+        var held = [String: Int](minimumCapacity: delta.count)
+        for (number, document) in delta.documents.enumerated() { held[document.id] = number }
+        // Two documents with one id (filed under other ids by a caller): all tokenized, as before.
+        if held.count != delta.count { held = [:] }
+        for change in changes { held[change.id] = nil }
+        let documents = pending.sorted { $0.value.id < $1.value.id }
+        return IndexCore.build(
+            documents.map(\.value),
+            sources: documents.map { id, document in
+                held[id].flatMap { document.id == id ? TokenizedChunk.Source(core: delta, number: $0) : nil }
+            },
+            ranking: ranking)
     }
 
     /// The delta's documents moved into a middle layer of their own; then the two newest middle

@@ -39,22 +39,30 @@ import Testing
         if count == 1_000 { #expect(coded.bytes.count < plainBytes) }
     }
 
-    /// A cursor reads the strings in order, from any start, skipping any number of them (a
-    /// merge's walk), as `string(_:)` reads each.
-    @Test(arguments: [1, 16, 17, 40, 1_000]) func aCursorReadsInOrderWhateverItSkips(count: Int) {
-        let strings = Self.strings(count: count, seed: UInt64(count) + 11)
-        let coded = Self.build(strings)
-        var random = SplitMix64(seed: UInt64(count))
-        for _ in 0..<4 {
-            var cursor = FrontCodedStrings.Cursor(coded)
-            var v = Int.random(in: 0..<count, using: &random)
-            while v < count {
-                cursor.move(to: v)
-                #expect(cursor.current == strings[v] && cursor.index == v)
-                cursor.move(to: v)  // staying is allowed
-                #expect(cursor.current == strings[v])
-                v += [1, 1, 2, 15, 16, 17, 33].randomElement(using: &random)!
+    /// A reader walks the strings in order, across blocks, and skips ahead to a later one; the
+    /// builder takes them as arrays, slices and strings' UTF-8 alike.
+    @Test(arguments: [0, 1, 16, 17, 1_000]) func aReaderReadsEveryStringInOrder(count: Int) {
+        let strings = Self.strings(count: count, seed: UInt64(count) + 7)
+        var builder = FrontCodedStrings.Builder()
+        for (v, string) in strings.enumerated() {
+            switch v % 3 {
+            case 0: builder.append(string)
+            case 1: builder.append(string[...])
+            default: builder.append(String(decoding: string, as: UTF8.self).utf8)
             }
+        }
+        let coded = builder.build()
+        #expect(coded.bytes == Self.build(strings).bytes)
+        var reader = FrontCodedStrings.Reader(coded)
+        for (v, string) in strings.enumerated() {
+            #expect(reader.index == v && reader.current == string)
+            reader.advance()
+        }
+        #expect(reader.index == count && reader.current.isEmpty)
+        var skipping = FrontCodedStrings.Reader(coded)
+        for v in stride(from: 0, to: count, by: 7) {
+            skipping.advance(to: v)
+            #expect(skipping.current == strings[v])
         }
     }
 

@@ -4,11 +4,10 @@ import Dispatch
 extension FieldColumn {
     /// The columns of the merged documents (``SegmentMerge``) from the parts' columns (`parts[p]`:
     /// part `p`'s, one per declared field): what `build(_:layout:)` makes of those documents.
-    /// On all cores (one field each), as `build` runs.
+    /// On all cores (one field each) for a large merge, as `build` runs.
     static func merging(_ parts: [[FieldColumn]], _ merge: SegmentMerge, layout: SchemaLayout) -> [FieldColumn] {
         let fields = layout.schema.fields
-        let results = Locked<[FieldColumn?]>(Array(repeating: nil, count: fields.count))
-        DispatchQueue.concurrentPerform(iterations: fields.count) { index in
+        return eachField(fields.count, documents: merge.count) { index in
             let columns = parts.map { $0[index] }
             let column: FieldColumn
             switch fields[index].type {
@@ -38,9 +37,8 @@ extension FieldColumn {
                     latitudes: merge.sources.map { geo[$0.part].latitudes[Int($0.document)] },
                     longitudes: merge.sources.map { geo[$0.part].longitudes[Int($0.document)] }, cells: cells))
             }
-            results.withLock { $0[index] = column }
+            return column
         }
-        return results.withLock { $0.map { $0! } }
     }
 
     /// Each merged document's value from its part's per-document array.

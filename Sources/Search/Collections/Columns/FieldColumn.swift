@@ -8,19 +8,33 @@ enum FieldColumn: Sendable {
     case booleans(BooleanColumn)
     case geo(GeoColumn)
 
-    /// A column per declared field of `layout`, built on all cores (one field each).
+    /// A column per declared field of `layout`, built on all cores (one field each) for a large
+    /// segment.
     static func build(_ documents: [CollectionDocument], layout: SchemaLayout) -> [FieldColumn] {
         let fields = layout.schema.fields
-        let results = Locked<[FieldColumn?]>(Array(repeating: nil, count: fields.count))
-        DispatchQueue.concurrentPerform(iterations: fields.count) { index in
-            let column: FieldColumn
+        return eachField(fields.count, documents: documents.count) { index in
             switch fields[index].type {
-            case .string, .stringArray: column = .strings(StringColumn(documents, field: index))
-            case .number: column = .numbers(NumberColumn(documents, field: index))
-            case .boolean: column = .booleans(BooleanColumn(documents, field: index))
-            case .geo: column = .geo(GeoColumn(documents, field: index))
+            case .string, .stringArray: .strings(StringColumn(documents, field: index))
+            case .number: .numbers(NumberColumn(documents, field: index))
+            case .boolean: .booleans(BooleanColumn(documents, field: index))
+            case .geo: .geo(GeoColumn(documents, field: index))
             }
-            results.withLock { $0[index] = column }
+        }
+    }
+
+    /// Segments of fewer documents build their columns one after another on the caller's thread:
+    /// handing seven columns of a city's write (a segment of about 20 documents) to the pool's
+    /// threads cost more than building them, and woke every core for it.
+    static let parallelColumnsMinDocuments = 4_096
+
+    /// `column(field)` for each of `count` fields, in parallel when the segment has `documents`
+    /// of at least ``parallelColumnsMinDocuments``.
+    static func eachField(_ count: Int, documents: Int, _ column: @Sendable (Int) -> FieldColumn) -> [FieldColumn] {
+        guard documents >= parallelColumnsMinDocuments else { return (0..<count).map(column) }
+        let results = Locked<[FieldColumn?]>(Array(repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let built = column(index)
+            results.withLock { $0[index] = built }
         }
         return results.withLock { $0.map { $0! } }
     }

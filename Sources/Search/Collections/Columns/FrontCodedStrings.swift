@@ -30,13 +30,14 @@ struct FrontCodedStrings: Sendable {
         init() {}
 
         mutating func append(_ string: some Collection<UInt8>) {
-            if string.withContiguousStorageIfAvailable({ append(contiguous: $0) }) == nil {
-                Array(string).withUnsafeBufferPointer { append(contiguous: $0) }
+            // Through a buffer: comparing and copying a generic collection byte by byte through its
+            // iterators cost about 2,000 instructions a value (a city's write builds dozens).
+            if string.withContiguousStorageIfAvailable({ append(bytes: $0) }) == nil {
+                Array(string).withUnsafeBufferPointer { append(bytes: $0) }
             }
         }
 
-        /// ``append(_:)`` of bytes in place (a column's build appends every value).
-        private mutating func append(contiguous string: UnsafeBufferPointer<UInt8>) {
+        private mutating func append(bytes string: UnsafeBufferPointer<UInt8>) {
             if count % FrontCodedStrings.blockSize == 0 {
                 blockStarts.append(UInt32(bytes.count))
                 FrontCodedStrings.appendVarint(string.count, to: &bytes)
@@ -68,6 +69,55 @@ struct FrontCodedStrings: Sendable {
     }
 
     static let empty = FrontCodedStrings(bytes: [], blockStarts: [], count: 0)
+
+    /// Reads the strings in order, each decoded once from the one before it (``withString(_:_:)``
+    /// decodes a string from its block's head, and hands it over in an array of its own): what a
+    /// merge of columns walks.
+    struct Reader {
+        private let strings: FrontCodedStrings
+        /// The number of the string in ``current``; `count` once past the last.
+        private(set) var index = -1
+        /// String ``index``'s bytes (empty past the last).
+        private(set) var current: [UInt8] = []
+        /// Where string `index + 1` starts in the bytes.
+        private var offset = 0
+
+        /// A reader at string 0.
+        init(_ strings: FrontCodedStrings) {
+            self.strings = strings
+            advance()
+        }
+
+        /// Moves to the next string.
+        mutating func advance() {
+            index += 1
+            guard index < strings.count else {
+                index = strings.count
+                current.removeAll()
+                return
+            }
+            strings.bytes.withUnsafeBufferPointer { bytes in
+                if index % FrontCodedStrings.blockSize == 0 {
+                    offset = Int(strings.blockStarts[index / FrontCodedStrings.blockSize])
+                    let length = FrontCodedStrings.varint(bytes, &offset)
+                    current.removeAll(keepingCapacity: true)
+                    current.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]))
+                    offset += length
+                } else {
+                    let shared = FrontCodedStrings.varint(bytes, &offset)
+                    let rest = FrontCodedStrings.varint(bytes, &offset)
+                    current.removeLast(current.count - shared)
+                    current.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<offset + rest]))
+                    offset += rest
+                }
+            }
+        }
+
+        /// Moves forward to string `target` (at or after the current one).
+        mutating func advance(to target: Int) {
+            while index < target { advance() }
+        }
+    }
 
     /// Calls `body` with string `v` (decoded into a buffer of its own: valid only in `body`).
     func withString<Value>(_ v: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Value) -> Value {
@@ -158,7 +208,7 @@ struct FrontCodedStrings: Sendable {
     }
 
     /// A varint of well-formed bytes (checked on load).
-    @inline(__always) static func varint(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Int {
+    @inline(__always) private static func varint(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: inout Int) -> Int {
         var value = 0, shift = 0
         while true {
             let byte = bytes[offset]

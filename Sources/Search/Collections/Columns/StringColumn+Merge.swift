@@ -23,9 +23,12 @@ extension StringColumn {
         var spelled: [UInt32] = []
         var mergedCount = 0
         var cursors = parts.indices.map { Self.nextUsed(firsts[$0], from: 0) }
-        // Each part's next value, read in order from the one before (not from its block's head).
-        var heads = parts.map { FrontCodedStrings.Cursor($0.values) }
-        for p in parts.indices where cursors[p] < parts[p].count { heads[p].move(to: cursors[p]) }
+        // Each part's values and spellings read in order, each once (decoding value `v` on its own
+        // reads its block from the head, into an array of its own: most of a merge's instructions).
+        var heads = parts.map { FrontCodedStrings.Reader($0.values) }
+        var spellingReaders = parts.map { FrontCodedStrings.Reader($0.spellings) }
+        var spelledCursors = [Int](repeating: 0, count: parts.count)  // into each part's `spelled`
+        for p in parts.indices { heads[p].advance(to: cursors[p]) }
         var holders: [Int] = []  // the parts whose next value is the smallest
         holders.reserveCapacity(parts.count)
         while true {
@@ -42,14 +45,20 @@ extension StringColumn {
             let merged = UInt32(mergedCount)
             mergedCount += 1
             values.append(heads[smallest].current)
-            if let spelling = parts[spelledBy].distinctSpelling(cursors[spelledBy]) {
+            // The part's spelled values are ascending, and so are the values it is asked for.
+            let v = UInt32(cursors[spelledBy]), spelledValues = parts[spelledBy].spelled
+            var s = spelledCursors[spelledBy]
+            while s < spelledValues.count, spelledValues[s] < v { s += 1 }
+            spelledCursors[spelledBy] = s
+            if s < spelledValues.count, spelledValues[s] == v {
+                spellingReaders[spelledBy].advance(to: s)
                 spelled.append(merged)
-                spellings.append(spelling)
+                spellings.append(spellingReaders[spelledBy].current)
             }
             for p in holders {
                 maps[p][cursors[p]] = merged
                 cursors[p] = Self.nextUsed(firsts[p], from: cursors[p] + 1)
-                if cursors[p] < parts[p].count { heads[p].move(to: cursors[p]) }
+                heads[p].advance(to: cursors[p])
             }
         }
         // 3. Each merged document's values, mapped (still ascending), and each value's documents.
@@ -96,16 +105,5 @@ extension StringColumn {
 
     private static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
         a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in UTF8Order.compare(x, y) } }
-    }
-
-    /// The spelling of value `v` when it differs from the folded value (nil when the same).
-    fileprivate func distinctSpelling(_ v: Int) -> [UInt8]? {
-        var lo = 0, hi = spelled.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if spelled[mid] < UInt32(v) { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo < spelled.count, spelled[lo] == UInt32(v) else { return nil }
-        return spellings.string(lo)
     }
 }
