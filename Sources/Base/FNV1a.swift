@@ -27,7 +27,7 @@ public struct FNV1a: Sendable {
         self.value = value
     }
 
-    /// Mixes in `text`'s UTF-8, as ``mix(_:)``.
+    /// Mixes in `text`'s UTF-8, as the raw bytes' `mix(_:)` would.
     public mutating func mix(_ text: String) {
         var value = value
         for byte in text.utf8 {
@@ -37,7 +37,7 @@ public struct FNV1a: Sendable {
         self.value = value
     }
 
-    /// Mixes in one byte, as ``mix(_:)``.
+    /// Mixes in one byte, as the raw bytes' `mix(_:)` would.
     public mutating func mix(byte: UInt8) {
         value ^= UInt64(byte)
         value &*= 0x100_0000_01b3

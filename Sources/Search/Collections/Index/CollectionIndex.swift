@@ -123,7 +123,7 @@ public final class CollectionIndex: Sendable {
     /// each replaced or removed. Callers decode (and so validate) documents first. `sequence`:
     /// the store's sequence number of the last of them, if they are stored (``sequence``).
     /// `prepared`: the changes' documents indexed already (``prepare(_:)``; the caller checked
-    /// it ``PreparedBatch/covers(_:)`` them): its segments are added as they are, nothing is
+    /// it `PreparedBatch.covers(_:)` them): its segments are added as they are, nothing is
     /// built under the writer lock. One this index did not prepare is ignored.
     @discardableResult
     public func apply(

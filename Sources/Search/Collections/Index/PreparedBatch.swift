@@ -23,7 +23,7 @@ public struct PreparedBatch: Sendable {
         covers(ArraySlice(changes))
     }
 
-    /// ``covers(_:)`` of a run of a write's changes, read in place: an import checks every
+    /// The generic `covers(_:)` of a run of a write's changes, read in place: an import checks every
     /// batch's, and the generic walk cost more than the rest of the write's own work (issue 25).
     /// The write's documents are usually the very ones prepared: their bodies then compare by identity.
     public func covers(_ changes: ArraySlice<CollectionChange>) -> Bool {
