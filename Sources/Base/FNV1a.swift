@@ -19,18 +19,18 @@ public struct FNV1a: Sendable {
     /// Mixes in `bytes` with no separator after them: several calls hash as one call with their
     /// bytes joined (`mix(a); mix(b)` is `mix(a + b)`).
     public mutating func mix(_ bytes: UnsafeRawBufferPointer) {
-        var value = value
-        for byte in bytes {
-            value ^= UInt64(byte)
-            value &*= 0x100_0000_01b3
-        }
-        self.value = value
+        mixSequence(bytes)
     }
 
     /// Mixes in `text`'s UTF-8, as the raw bytes' `mix(_:)` would.
     public mutating func mix(_ text: String) {
+        mixSequence(text.utf8)
+    }
+
+    /// The one loop of both `mix`es (specialized for each here, in the module).
+    private mutating func mixSequence(_ bytes: some Sequence<UInt8>) {
         var value = value
-        for byte in text.utf8 {
+        for byte in bytes {
             value ^= UInt64(byte)
             value &*= 0x100_0000_01b3
         }
