@@ -165,11 +165,11 @@ final class ServedCollection: Sendable {
 
     /// Applies a batch of writes to the serving index, then tells the live queries they concern.
     /// `sequence`: the store's sequence number of the last of them (what a persisted copy of the
-    /// index is current at; nil for writes that are not stored). Returns the document each change
-    /// replaced or removed (nil: none), one per change, in order: what the events carry as the
-    /// document before the change.
+    /// index is current at; nil for writes that are not stored). Returns what each change
+    /// replaced or removed, one per change, in order: what the events carry as the document
+    /// before the change.
     @discardableResult
-    func apply(_ changes: [CollectionChange], through sequence: Int64? = nil) -> [CollectionDocument?] {
+    func apply(_ changes: [CollectionChange], through sequence: Int64? = nil) -> [CollectionChangeOutcome] {
         let (index, schema, unserved) = state.withLock { state -> (CollectionIndex, CollectionSchema, [String: CollectionDocument]) in
             if state.journal != nil {
                 for change in changes {
@@ -180,7 +180,7 @@ final class ServedCollection: Sendable {
                 }
                 if let sequence { state.journalSequence = max(state.journalSequence, sequence) }
             }
-            return (state.index, state.index.schema, state.unserved.mapValues(\.document))
+            return (state.index, state.index.schema, state.unserved.isEmpty ? [:] : state.unserved.mapValues(\.document))
         }
         // Decoded under the newest schema; the serving index may still be under the old one. A
         // document that does not fit it stays as it was there: the new index gets it by the
@@ -223,7 +223,8 @@ final class ServedCollection: Sendable {
             outcomes = index.apply(fitted, through: sequence)
         }
         lookups.refresh(after: outcomes, schema: schema)
-        return previous ?? outcomes.map(\.previous)
+        guard let previous else { return outcomes }
+        return zip(changes, previous).map(CollectionChangeOutcome.init)
     }
 
     /// The document each of `changes` replaces or removes, as this replica holds it before them:

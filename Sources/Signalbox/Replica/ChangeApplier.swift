@@ -380,20 +380,21 @@ final class ChangeApplier: Sendable {
     private func applyDocuments(_ changes: ArraySlice<Change>, publish: Bool) {
         let changes = Array(changes)
         var records: [CollectionDocument?] = []
-        var previous: [CollectionDocument?] = []
+        var outcomes: [CollectionChangeOutcome] = []
         if let collection = collections.named(changes[0].collection) {
             records.reserveCapacity(changes.count)
             for change in changes {
                 // Stored under a schema this one no longer takes: kept in the store, not searchable.
                 records.append(change.body.flatMap { body in change.record ?? (try? collection.decoder.decode(Array(body))) })
             }
-            previous = collection.apply(
+            outcomes = collection.apply(
                 zip(changes, records).map { change, record in
                     record.map(CollectionChange.upsert) ?? CollectionChange.delete(id: change.id)
                 }, through: changes.last?.sequence)
         }
         guard publish else { return }
-        let (decoded, replaced) = (records, previous)
+        // Only the replaced documents are kept for the events, not the outcomes' changes.
+        let (decoded, replaced) = (records, outcomes.map(\.previous))
         feed.publish(PendingEvents(sequences: changes.map(\.sequence)) { offset in
             let change = changes[offset]
             return ChangeEvent(
