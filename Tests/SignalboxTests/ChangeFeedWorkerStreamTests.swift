@@ -1,3 +1,4 @@
+import Base
 import Rx
 import RxTest
 import Search
@@ -140,5 +141,69 @@ import Testing
         #expect(timeline(odd) == ["200:3", "400:reset@10"])
         #expect(timeline(everything) == ["100:2", "200:3", "300:4", "400:reset@10"])
         #expect(feed.sharedSubscriptionCount == 1)
+    }
+}
+
+/// Issue 25: once the last client of a worker has gone, its shared subscription lets go of the
+/// live changes, and a run published then (an import's batch) has its events made only if
+/// something reads them. Before, the subscription stayed for the feed's life: every import after
+/// the first `/events` client made every event, for nobody.
+@Suite struct ChangeFeedIdleWorkerTests {
+    typealias ChangeFeed = Signalbox.ChangeFeed<ChangeEvent>
+    let streams = ChangeFeedWorkerStreamTests()
+
+    /// A run whose events record when they are made.
+    func run(_ sequences: ClosedRange<Int64>, made: Locked<[Int64]>) -> PendingEvents {
+        let sequences = Array(sequences)
+        return PendingEvents(sequences: sequences) { [streams] offset in
+            made.withLock { $0.append(sequences[offset]) }
+            return streams.change(sequences[offset])
+        }
+    }
+
+    @Test func aRunPublishedAfterTheLastClientLeftIsNotMadeAndALaterClientGetsLiveChanges() {
+        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        let first = scheduler.createObserver(ChangeFeed.Item.self)
+        let second = scheduler.createObserver(ChangeFeed.Item.self)
+        let made = Locked<[Int64]>([])
+        let subscription = SerialDisposable()
+        scheduler.scheduleAt(100) { subscription.disposable = streams.client(feed, from: .now, on: scheduler).subscribe(first) }
+        scheduler.scheduleAt(200) { feed.publish(run(1...2, made: made)) }
+        scheduler.scheduleAt(300) { subscription.disposable = Disposables.create() }  // the only client leaves
+        scheduler.scheduleAt(400) { feed.publish(run(3...5, made: made)) }
+        scheduler.scheduleAt(500) { subscription.disposable = streams.client(feed, from: .now, on: scheduler).subscribe(second) }
+        scheduler.scheduleAt(600) { feed.publish(run(6...6, made: made)) }
+        scheduler.scheduleAt(700) { subscription.dispose() }
+        scheduler.start()
+        // Before: [1, 2, 3, 4, 5, 6]: the run at 400 was made though nobody listened.
+        #expect(made.withLock { $0 } == [1, 2, 6])
+        #expect(feed.unmadeChanges == 3)
+        #expect(!feed.hasLiveSubscribers)
+        #expect(streams.timeline(first) == ["100:at@0", "200:1", "200:2"])
+        #expect(streams.timeline(second) == ["500:at@5", "600:6"])
+    }
+
+    /// A client that arrives while a change is published gets it once, whether the worker's
+    /// subscription was let go before it came or not.
+    @Test func aClientThatReconnectsTheWorkerMissesNothingPublishedAfterItsSnapshot() {
+        let feed = ChangeFeed(lastSequence: 0, capacity: 10)
+        let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+        let observers = (0..<3).map { _ in scheduler.createObserver(ChangeFeed.Item.self) }
+        let subscriptions = CompositeDisposable()
+        scheduler.scheduleAt(100) { _ = subscriptions.insert(streams.client(feed, from: .now, on: scheduler).subscribe(observers[0])) }
+        scheduler.scheduleAt(200) { subscriptions.dispose() }
+        let later = CompositeDisposable()
+        scheduler.scheduleAt(300) {
+            _ = later.insert(streams.client(feed, from: .now, on: scheduler).subscribe(observers[1]))
+            feed.publish(streams.change(1))  // after the snapshot, before the worker's next turn
+            _ = later.insert(streams.client(feed, from: .after(0), on: scheduler).subscribe(observers[2]))
+        }
+        scheduler.scheduleAt(400) { feed.publish(streams.change(2)) }
+        scheduler.scheduleAt(500) { later.dispose() }
+        scheduler.start()
+        #expect(streams.timeline(observers[1]) == ["300:at@0", "300:1", "400:2"])
+        #expect(streams.timeline(observers[2]) == ["300:1", "400:2"])
+        #expect(!feed.hasLiveSubscribers)
     }
 }

@@ -73,6 +73,43 @@ import Testing
         #expect(gate.onRebuildThread.withLock { $0 } == [true])
     }
 
+    /// During a rebuild every change gets what it replaced as this replica holds it, also where a
+    /// document does not fit the old index: an earlier change's of the batch, a write the old index
+    /// could not hold (an earlier batch's), or the old index's. Before, such a batch reported fewer
+    /// outcomes than changes (gap 1; `RebuildEventsTests` shows it through `/events`).
+    @Test func everyChangeDuringARebuildGetsWhatItReplaced() async throws {
+        let old = try Self.schema(#"{"id": "id", "fields": [{"name": "title", "type": "string"}, {"name": "size", "type": "string"}]}"#)
+        let new = try Self.schema(#"{"id": "id", "fields": [{"name": "title", "type": "string"}, {"name": "size", "type": "number"}]}"#)
+        let decoder = CollectionDocumentDecoder(schema: new)
+        @Sendable func upsert(_ json: String) throws -> CollectionChange { .upsert(try decoder.decode(Array(json.utf8))) }
+        let gate = Gate()
+        let collection = ServedCollection(
+            name: "things", schema: old, index: CollectionIndex(schema: old, documents: [try CollectionDocumentDecoder(schema: old).decode(Array(#"{"id": "a", "title": "a0"}"#.utf8))]),
+            replayStep: { gate.step(swapped: $0) })
+        collection.rebuild(under: new, at: 1)
+        @Sendable func titles(_ outcomes: [CollectionChangeOutcome]) -> [String?] {
+            outcomes.map { outcome in
+                guard case .string(let title)? = outcome.previous?.values[0] else { return nil }
+                return title
+            }
+        }
+        try await Self.offThePool {
+            gate.reached.wait()  // the new index is built; the old one serves
+            // `"size": 1` fits the new schema only.
+            let first = collection.apply(
+                [try upsert(#"{"id": "a", "title": "a1", "size": 1}"#), try upsert(#"{"id": "a", "title": "a2"}"#),
+                 try upsert(#"{"id": "b", "title": "b1", "size": 2}"#)], through: 4)
+            #expect(titles(first) == ["a0", "a1", nil])
+            let second = collection.apply([try upsert(#"{"id": "b", "title": "b2"}"#), .delete(id: "a")], through: 6)
+            #expect(titles(second) == ["b1", "a2"])
+            gate.proceed.signal()
+            gate.reached.wait()  // swapped
+            gate.proceed.signal()
+        }
+        #expect(collection.index.document(id: "b")?.values[0] == .string("b2"))
+        #expect(collection.index.document(id: "a") == nil)
+    }
+
     /// The index a rebuild replaces is retired once the new one serves (its merges stop); the
     /// new one is not.
     @Test func theReplacedIndexIsRetired() async throws {

@@ -13,6 +13,12 @@ import Search
 /// and its write waits for the new index (``served(_:by:)``): never answered before a
 /// search finds it.
 final class ServedCollection: Sendable {
+    /// A write applied while a rebuild runs that the serving index cannot hold, and its number.
+    private struct UnservedWrite {
+        let document: CollectionDocument
+        let sequence: Int64
+    }
+
     private struct State {
         /// The newest schema: what writes are checked against, what `GET /collections` shows.
         var schema: CollectionSchema
@@ -23,9 +29,11 @@ final class ServedCollection: Sendable {
         /// and the store's sequence number of the latest.
         var journal: [(id: String, body: [UInt8]?)]?
         var journalSequence: Int64 = 0
-        /// Ids of documents written while a rebuild runs that the serving index cannot hold (they
-        /// do not fit its old schema), and the writes waiting for them: served when the new index takes over.
-        var unserved: Set<String> = []
+        /// Documents written while a rebuild runs that the serving index cannot hold (they do not
+        /// fit its old schema), by id, with their sequence numbers, and the writes and reads waiting
+        /// for them: served when the new index takes over. Each is the latest write of its id (what
+        /// a later write replaces).
+        var unserved: [String: UnservedWrite] = [:]
         var unservedWaiters: [AppliedWaiter] = []
         /// Bumped by each rebuild, so an older rebuild that finishes late does not take over.
         var generation = 0
@@ -102,7 +110,7 @@ final class ServedCollection: Sendable {
     /// Whether a document is stored under `id` as this replica knows: served, or written while
     /// a rebuild runs and waiting for the new index (``served(_:by:)``).
     func contains(id: String) -> Bool {
-        let (index, unserved) = state.withLock { ($0.index, $0.unserved.contains(id)) }
+        let (index, unserved) = state.withLock { ($0.index, $0.unserved[id] != nil) }
         return unserved || index.contains(id: id)
     }
 
@@ -110,25 +118,46 @@ final class ServedCollection: Sendable {
     /// of them did not fit the serving index's old schema during a rebuild; then until the new
     /// index takes over. False if that is not before `deadline`.
     func served(_ ids: [String], by deadline: DispatchTime) async -> Bool {
+        await untilServed(by: deadline) { unserved in ids.contains { unserved[$0] != nil } }
+    }
+
+    /// Waits until every write to this collection numbered up to `sequence` (applied already) is
+    /// served, as ``served(_:by:)`` waits for some ids: what a read asking for `sequence` sees.
+    func served(through sequence: Int64, by deadline: DispatchTime) async -> Bool {
+        await untilServed(by: deadline) { unserved in unserved.values.contains { $0.sequence <= sequence } }
+    }
+
+    /// Whether some write numbered up to `sequence` waits for the new index (``served(through:by:)`` would wait).
+    func holdsBack(through sequence: Int64) -> Bool {
+        state.withLock { state in state.unserved.values.contains { $0.sequence <= sequence } }
+    }
+
+    private func untilServed(
+        by deadline: DispatchTime, whileUnserved waits: ([String: UnservedWrite]) -> Bool
+    ) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let waiter = AppliedWaiter(continuation)
-            let waits = state.withLock { state in
-                guard !state.unserved.isEmpty, ids.contains(where: state.unserved.contains) else { return false }
+            let waiting = state.withLock { state in
+                guard !state.unserved.isEmpty, waits(state.unserved) else { return false }
                 state.unservedWaiters.append(waiter)
                 return true
             }
-            guard waits else { return waiter.finish(true) }
+            guard waiting else { return waiter.finish(true) }
             Self.timers.asyncAfter(deadline: deadline) { waiter.finish(false) }
         }
     }
 
     private static let timers = DispatchQueue(label: "signalbox.rebuild.timers")
 
+    /// How many writes and reads have waited for the new index to take over since the last
+    /// swap, those whose time ran out included (tests watch it).
+    var waitingForNewIndex: Int { state.withLock { $0.unservedWaiters.count } }
+
     /// Marks every write served (the new index took over, or the collection is gone): the
     /// waiting writes are answered. Under the state lock; the caller finishes the waiters after it.
     private static func serveUnserved(_ state: inout State) -> [AppliedWaiter] {
         defer {
-            state.unserved = []
+            state.unserved = [:]
             state.unservedWaiters = []
         }
         return state.unservedWaiters
@@ -137,10 +166,11 @@ final class ServedCollection: Sendable {
     /// Applies a batch of writes to the serving index, then tells the live queries they concern.
     /// `sequence`: the store's sequence number of the last of them (what a persisted copy of the
     /// index is current at; nil for writes that are not stored). Returns what each change
-    /// replaced or removed in the serving index, in order.
+    /// replaced or removed, one per change, in order: what the events carry as the document
+    /// before the change.
     @discardableResult
     func apply(_ changes: [CollectionChange], through sequence: Int64? = nil) -> [CollectionChangeOutcome] {
-        let (index, schema) = state.withLock { state -> (CollectionIndex, CollectionSchema) in
+        let (index, schema, unserved) = state.withLock { state -> (CollectionIndex, CollectionSchema, [String: CollectionDocument]) in
             if state.journal != nil {
                 for change in changes {
                     switch change {
@@ -150,7 +180,7 @@ final class ServedCollection: Sendable {
                 }
                 if let sequence { state.journalSequence = max(state.journalSequence, sequence) }
             }
-            return (state.index, state.index.schema)
+            return (state.index, state.index.schema, state.unserved.isEmpty ? [:] : state.unserved.mapValues(\.document))
         }
         // Decoded under the newest schema; the serving index may still be under the old one. A
         // document that does not fit it stays as it was there: the new index gets it by the
@@ -158,13 +188,24 @@ final class ServedCollection: Sendable {
         // newest schema takes the lock and copies it.)
         let isOld = schema != self.schema
         var fitted = changes
+        // While the serving index leaves some writes out, what it reports replacing is not every
+        // change's document before it: taken from what this replica holds instead, before the write.
+        var previous: [CollectionDocument?]?
         if isOld {
             let decoder = CollectionDocumentDecoder(schema: schema)
             let refitted = changes.map { change -> CollectionChange? in
                 guard case .upsert(let document) = change else { return change }
                 return (try? decoder.decode(document.body)).map(CollectionChange.upsert)
             }
-            noteUnserved(zip(changes, refitted).map { change, fit in (change.id, fit == nil) }, servedBy: index)
+            previous = Self.previousDocuments(of: changes, unserved: unserved, index: index)
+            // Numbered one after the other up to `sequence` (a run of the applier); 0 when not stored.
+            let first = sequence.map { $0 - Int64(changes.count) + 1 }
+            noteUnserved(
+                zip(changes, refitted).enumerated().map { offset, pair in
+                    let (change, fit) = pair
+                    guard fit == nil, case .upsert(let document) = change else { return (change.id, nil) }
+                    return (change.id, UnservedWrite(document: document, sequence: first.map { $0 + Int64(offset) } ?? 0))
+                }, servedBy: index)
             fitted = refitted.compactMap { $0 }
         }
         let outcomes: [CollectionChangeOutcome]
@@ -182,17 +223,37 @@ final class ServedCollection: Sendable {
             outcomes = index.apply(fitted, through: sequence)
         }
         lookups.refresh(after: outcomes, schema: schema)
-        return outcomes
+        guard let previous else { return outcomes }
+        return zip(changes, previous).map(CollectionChangeOutcome.init)
+    }
+
+    /// The document each of `changes` replaces or removes, as this replica holds it before them:
+    /// an earlier change's of the same batch, else a write the serving index could not hold
+    /// (`unserved`), else the serving index's.
+    private static func previousDocuments(
+        of changes: [CollectionChange], unserved: [String: CollectionDocument], index: CollectionIndex
+    ) -> [CollectionDocument?] {
+        var latest: [String: CollectionDocument?] = [:]
+        return changes.map { change in
+            let id = change.id
+            let previous: CollectionDocument?
+            if let earlier = latest[id] {
+                previous = earlier
+            } else {
+                previous = unserved[id] ?? index.document(id: id)
+            }
+            if case .upsert(let document) = change { latest[id] = .some(document) } else { latest[id] = .some(nil) }
+            return previous
+        }
     }
 
     /// Records which of the writes just applied to `index` (the old schema's, while a rebuild
-    /// runs) it could not hold. Nothing if the new index took over meanwhile: it has them all.
-    private func noteUnserved(_ writes: [(id: String, unfit: Bool)], servedBy index: CollectionIndex) {
+    /// runs) it could not hold: their documents (nil for one it holds). Nothing if the new index
+    /// took over meanwhile: it has them all.
+    private func noteUnserved(_ writes: [(id: String, unfit: UnservedWrite?)], servedBy index: CollectionIndex) {
         state.withLock { state in
             guard state.index === index, state.journal != nil else { return }
-            for (id, unfit) in writes {
-                if unfit { state.unserved.insert(id) } else { state.unserved.remove(id) }
-            }
+            for (id, unfit) in writes { state.unserved[id] = unfit }
         }
     }
 

@@ -39,6 +39,13 @@ enum StoreProblem {
                 detail: "The write is durable (change \(late.sequence)), but \(why) \(late.waitedDescription) (writes.applyWait): "
                     + "searches here do not find it yet. It will be applied; a PUT is safe to repeat.",
                 headerFields: fields)
+        case let late as NotAppliedInTime where late.waitsForRebuild:
+            return HTTPError(
+                .serviceUnavailable,
+                detail: "This replica has applied change \(late.sequence), but a document it wrote does not fit the old schema "
+                    + "of the index that serves until the collection's new one (a schema change in progress) takes over, "
+                    + "which it did not within \(late.waitedDescription) (cluster.readWait): searches here do not find it yet.",
+                headerFields: retryAfter)
         case let late as NotAppliedInTime:
             return HTTPError(
                 .serviceUnavailable,

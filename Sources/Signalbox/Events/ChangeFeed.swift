@@ -56,16 +56,32 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
     /// worker, where the `Signal`'s share hands it to each client in turn,
     /// instead of one Rx chain and one Dispatch hop per client.
     ///
-    /// It stays connected for the feed's life, connected under the feed's
-    /// lock when made: a change published after a client's snapshot is then
-    /// always queued for the worker after that snapshot.
+    /// Connected to the relay while it has clients, and no longer: once the last one
+    /// has gone, a run is published with nobody listening, and its events are made
+    /// only if a resume reads them (``PendingEvents``; an import paid for every
+    /// event again once any client had come). Each client's snapshot connects it
+    /// under the feed's lock (``bridge()``), so a change published after the snapshot is
+    /// always queued for the worker after it, though the client subscribes later.
     private final class Hub: Sendable {
         let changes: Signal<Item>
-        let connection: Disposable
+        let scheduler: any SchedulerType
 
         init(relay: PublishRelay<Item>, scheduler: any SchedulerType) {
             changes = SharingScheduler.building(deliveringOn: scheduler) { relay.asSignal() }
-            connection = changes.emit()
+            self.scheduler = scheduler
+        }
+
+        /// Holds the connection from a client's snapshot (made under the feed's lock) until the
+        /// client, subscribing on the worker's queue, holds it: let go in the worker's next turn.
+        func bridge() -> Disposable {
+            changes.emit()
+        }
+
+        func letGo(_ bridge: Disposable) {
+            _ = scheduler.schedule(()) { _ in
+                bridge.dispose()
+                return Disposables.create()
+            }
         }
     }
 
@@ -99,13 +115,21 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
         return events[start...]
     }
 
-    deinit {
-        // A hub and the relay hold each other (the relay's subject holds the hub's subscription).
-        for hub in state.withLock({ Array($0.hubs.values) }) { hub.connection.dispose() }
-    }
-
     /// How many schedulers' clients share a subscription (one per HTTP worker that has had a client).
     var sharedSubscriptionCount: Int { state.withLock { $0.hubs.count } }
+
+    /// Whether any client listens to the live changes now (a run published now has its events made at once).
+    var hasLiveSubscribers: Bool { relay.hasObservers }
+
+    /// How many changes the history keeps whose events nobody has made yet (``PendingEvents``).
+    var unmadeChanges: Int {
+        state.withLock { state in
+            state.history.reduce(0) { count, kept in
+                if case .pending = kept { return count + 1 }
+                return count
+            }
+        }
+    }
 
     /// Records `event` and sends it to every subscriber. Called by the single writer, in sequence order.
     func publish(_ event: ChangeEvent) {
@@ -223,6 +247,7 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
             let shared = state.withLock { state -> (hub: Hub, first: Item, delivered: Int64)? in
                 let first = Self.firstItems(from: start, &state)
                 guard first.count == 1, let hub = hub(for: scheduler, &state) else { return nil }
+                hub.letGo(hub.bridge())
                 return (hub, first[0], state.lastSequence)
             }
             guard let shared else {
@@ -240,8 +265,8 @@ final class ChangeFeed<Change: FeedChange>: ChangePublisher {
         }
     }
 
-    /// The hub of `scheduler`, made (and connected) now if it is the first
-    /// client's; nil when there are already ``maximumHubs``. Under the lock.
+    /// The hub of `scheduler`, made now if it is the first client's; nil when
+    /// there are already ``maximumHubs``. Under the lock.
     private func hub(for scheduler: any SchedulerType, _ state: inout State) -> Hub? {
         let key = ObjectIdentifier(scheduler as AnyObject)
         if let hub = state.hubs[key] { return hub }

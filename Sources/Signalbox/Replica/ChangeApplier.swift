@@ -374,8 +374,8 @@ final class ChangeApplier: Sendable {
 
     /// Writes to a collection's documents, as one batch for its index. Each published event
     /// carries the document before and after the change, so a tenant's view of `/events` can
-    /// tell a document that leaves its filter (``EventView``): the one before is what the index
-    /// write replaced (an earlier change's of the same run, or the index's), as it reports it.
+    /// tell a document that leaves its filter (``EventView``): the one before is what the
+    /// collection reports each change replaced (an earlier change's of the same run, or the one it held).
     /// The events are made only when something reads them (``PendingEvents``).
     private func applyDocuments(_ changes: ArraySlice<Change>, publish: Bool) {
         let changes = Array(changes)
@@ -394,14 +394,13 @@ final class ChangeApplier: Sendable {
         }
         guard publish else { return }
         // Only the replaced documents are kept for the events, not the outcomes' changes.
-        let previous = outcomes.count == changes.count ? outcomes.map(\.previous) : []
-        let decoded = records
+        let (decoded, replaced) = (records, outcomes.map(\.previous))
         feed.publish(PendingEvents(sequences: changes.map(\.sequence)) { offset in
             let change = changes[offset]
             return ChangeEvent(
                 sequence: change.sequence, kind: change.body == nil ? .deleted : .upserted, collection: change.collection,
                 documentID: change.id, document: nil, previous: nil, storedBody: change.body,
-                record: offset < decoded.count ? decoded[offset] : nil, previousRecord: offset < previous.count ? previous[offset] : nil)
+                record: offset < decoded.count ? decoded[offset] : nil, previousRecord: offset < replaced.count ? replaced[offset] : nil)
         })
     }
 

@@ -196,6 +196,7 @@ public final class SignalboxService: Sendable {
             RxTimeInterval.milliseconds(Int(currentSettings.value.clusterReadWait * 1000))
         }
         gate.othersCommit = store is PostgresStore
+        gate.collections = catalog
         router.gate(gate.hold)
         OperationsEndpoints(
             isReady: {

@@ -43,6 +43,36 @@ import Testing
         #expect(copy.search(CollectionQuery(facets: ["inStock"])).facets["inStock"] == [FacetCount(value: "true", count: 2), FacetCount(value: "false", count: 1)])
     }
 
+    /// A facet shows each value as a live document spells it, also once the document whose
+    /// spelling its segment kept is replaced or deleted, and after a merge of that segment. Before,
+    /// the segment (and the merge) went on showing the spelling of a document no longer there.
+    @Test func aFacetsSpellingIsALiveDocumentsOnceTheOneItCameFromIsGone() {
+        var configuration = CollectionIndex.Configuration()
+        configuration.recentSegmentDocuments = 2  // a write of 4 is a segment of its own, not rebuilt on a delete
+        configuration.mergeFanIn = 2
+        let index = CollectionIndex(schema: F.products, configuration: configuration)
+        func brands() -> [FacetCount] { index.search(CollectionQuery(facets: ["brand"])).facets["brand"] ?? [] }
+        // In rank order (price, higher first): 1 spells it "Apple", 2 "APPLE", 3 "acme", 4 "ACME".
+        index.apply([
+            .upsert(F.product("1", brand: "Apple", price: 40)), .upsert(F.product("2", brand: "APPLE", price: 30)),
+            .upsert(F.product("3", brand: "acme", price: 20)), .upsert(F.product("4", brand: "ACME", price: 10)),
+        ])
+        #expect(brands() == [FacetCount(value: "acme", count: 2), FacetCount(value: "Apple", count: 2)])
+        // The first spellings' documents go: the others' spellings remain (before: "Apple" and "acme").
+        index.apply([.upsert(F.product("1", brand: "Pear", price: 40))])
+        #expect(brands() == [FacetCount(value: "acme", count: 2), FacetCount(value: "APPLE", count: 1), FacetCount(value: "Pear", count: 1)])
+        index.apply([.delete(id: "3")])
+        #expect(brands() == [FacetCount(value: "ACME", count: 1), FacetCount(value: "APPLE", count: 1), FacetCount(value: "Pear", count: 1)])
+        // A write of the same size class: its segment and the first merge into one.
+        index.apply([.upsert(F.product("5", brand: "Kiwi", price: 5)), .upsert(F.product("6", brand: "kiwi", price: 6))])
+        index.waitForMerges()
+        #expect(index.segmentCount == 1)
+        #expect(brands() == [
+            FacetCount(value: "kiwi", count: 2), FacetCount(value: "ACME", count: 1), FacetCount(value: "APPLE", count: 1),
+            FacetCount(value: "Pear", count: 1),
+        ])
+    }
+
     @Test func sortByFieldsWithMissingLast() {
         func ids(_ sort: [SortKey], text: String = "") -> [String] { index.search(CollectionQuery(text: text, sort: sort)).hits.map(\.id) }
         // Ties (2 and 5 at 20) fall back to relevance: rank (price, equal), then id.

@@ -4,15 +4,19 @@ import Dispatch
 extension FieldColumn {
     /// The columns of the merged documents (``SegmentMerge``) from the parts' columns (`parts[p]`:
     /// part `p`'s, one per declared field): what `build(_:layout:)` makes of those documents.
-    /// On all cores (one field each) for a large merge, as `build` runs.
-    static func merging(_ parts: [[FieldColumn]], _ merge: SegmentMerge, layout: SchemaLayout) -> [FieldColumn] {
+    /// On all cores (one field each) for a large merge, as `build` runs. `document(p, d)`: part
+    /// `p`'s document `d`, read back for a string's spelling (``StringColumn/init(merging:_:field:document:)``).
+    static func merging(
+        _ parts: [[FieldColumn]], _ merge: SegmentMerge, layout: SchemaLayout, document: @Sendable (Int, UInt32) -> CollectionDocument?
+    ) -> [FieldColumn] {
         let fields = layout.schema.fields
         return eachField(fields.count, documents: merge.count) { index in
             let columns = parts.map { $0[index] }
             let column: FieldColumn
             switch fields[index].type {
             case .string, .stringArray:
-                column = .strings(StringColumn(merging: columns.map { if case .strings(let c) = $0 { c } else { preconditionFailure() } }, merge))
+                let strings = columns.map { if case .strings(let c) = $0 { c } else { preconditionFailure() } }
+                column = .strings(StringColumn(merging: strings, merge, field: index, document: document))
             case .number:
                 let values = gather(merge, columns) { if case .numbers(let c) = $0 { c.values } else { preconditionFailure() } }
                 column = .numbers(NumberColumn(values: values, order: NumberColumn.order(of: values)))

@@ -5,9 +5,13 @@ extension StringColumn {
     /// `init(_:field:)` builds from those documents, with no value folded, hashed or sorted
     /// again. Each part's values are sorted already, so their union is a k-way merge, and a
     /// part's value numbers map to the merged ones in the same order (a document's values stay
-    /// ascending). A value's spelling is the first spelling of the part whose carried document
-    /// holding it comes first (the same as a build's unless one part spells it several ways).
-    convenience init(merging parts: [StringColumn], _ merge: SegmentMerge) {
+    /// ascending). A value's spelling is the one of the carried document holding it that comes
+    /// first, as a build's: its part's kept spelling, or, when the document that spelling came
+    /// from is left out, read from that carried document (``liveSpelling(_:field:isLive:document:)``:
+    /// `document(p, d)` is part `p`'s document `d`, `field` the column's).
+    convenience init(
+        merging parts: [StringColumn], _ merge: SegmentMerge, field: Int, document: (_ part: Int, _ d: UInt32) -> CollectionDocument?
+    ) {
         // 1. The values a carried document holds, per part, with the first such document's new number.
         var firsts: [[UInt32]] = []
         for (p, part) in parts.enumerated() {
@@ -45,15 +49,26 @@ extension StringColumn {
             let merged = UInt32(mergedCount)
             mergedCount += 1
             values.append(heads[smallest].current)
-            // The part's spelled values are ascending, and so are the values it is asked for.
-            let v = UInt32(cursors[spelledBy]), spelledValues = parts[spelledBy].spelled
-            var s = spelledCursors[spelledBy]
-            while s < spelledValues.count, spelledValues[s] < v { s += 1 }
-            spelledCursors[spelledBy] = s
-            if s < spelledValues.count, spelledValues[s] == v {
-                spellingReaders[spelledBy].advance(to: s)
-                spelled.append(merged)
-                spellings.append(spellingReaders[spelledBy].current)
+            let part = parts[spelledBy], carried = merge.numbers[spelledBy], v = cursors[spelledBy]
+            if carried[Int(part.valueDocuments[Int(part.valueStarts[v])])] == SegmentMerge.dropped {
+                // The document its part's spelling came from is left out: the first carried one's, read back.
+                let spelling = part.liveSpelling(
+                    v, field: field, isLive: { carried[Int($0)] != SegmentMerge.dropped }, document: { document(spelledBy, $0) })
+                if let spelling, !spelling.utf8.elementsEqual(heads[smallest].current) {
+                    spelled.append(merged)
+                    spellings.append(spelling.utf8)
+                }
+            } else {
+                // The part's spelled values are ascending, and so are the values it is asked for.
+                let spelledValues = part.spelled
+                var s = spelledCursors[spelledBy]
+                while s < spelledValues.count, spelledValues[s] < UInt32(v) { s += 1 }
+                spelledCursors[spelledBy] = s
+                if s < spelledValues.count, spelledValues[s] == UInt32(v) {
+                    spellingReaders[spelledBy].advance(to: s)
+                    spelled.append(merged)
+                    spellings.append(spellingReaders[spelledBy].current)
+                }
             }
             for p in holders {
                 maps[p][cursors[p]] = merged

@@ -18,4 +18,9 @@ public enum CollectionChange: Sendable, Hashable {
 public struct CollectionChangeOutcome: Sendable, Hashable {
     public let change: CollectionChange
     public let previous: CollectionDocument?
+
+    public init(change: CollectionChange, previous: CollectionDocument?) {
+        self.change = change
+        self.previous = previous
+    }
 }

@@ -112,7 +112,7 @@ extension CollectionIndex {
         guard let taken else { return false }
         // Outside the lock: the parts as taken are immutable (their masks as of then). Built from
         // the parts' structures, not from their bodies decoded and indexed again.
-        let merged = CollectionSegment(merging: taken, layout: layout)
+        let merged = CollectionSegment(merging: taken, layout: layout, decoder: decoder)
         mergeBuilt?()
         return writer.withLock { state in
             // Retired meanwhile: the segments taken stay, with the writes masked in them since.

@@ -55,11 +55,14 @@ struct SegmentMerge {
 
 extension CollectionSegment {
     /// The live documents of `parts` as one segment, as `init(_:layout:)` builds it from those
-    /// documents, but from the parts' own structures: no body is decoded again and no text is
-    /// tokenized again (a merge's rebuild from the bodies cost more than the first build of its
-    /// documents, and an import's documents go through about log₄(n / batch) merges).
-    convenience init(merging parts: [CollectionSnapshot.Part], layout: SchemaLayout) {
+    /// documents, but from the parts' own structures: no text is tokenized again and no body is
+    /// decoded again (a merge's rebuild from the bodies cost more than the first build of its
+    /// documents, and an import's documents go through about log₄(n / batch) merges), but the
+    /// few a string value's spelling needs when the document it came from is left out: `decoder`
+    /// (the index's, for `layout`'s schema) reads them.
+    convenience init(merging parts: [CollectionSnapshot.Part], layout: SchemaLayout, decoder: CollectionDocumentDecoder? = nil) {
         let merge = SegmentMerge(parts, layout: layout)
+        let decoder = decoder ?? CollectionDocumentDecoder(schema: layout.schema)
         precondition(merge.count <= SegmentText.maxDocuments, "a segment numbers at most 2^27 documents")
         let segments = parts.map(\.segment)
         let ids = merge.sources.map { segments[$0.part].ids[Int($0.document)] }
@@ -68,6 +71,8 @@ extension CollectionSegment {
             serial: UInt64.random(in: 1...UInt64.max), ids: ids, idTable: IdTable(ids),
             bodies: SegmentBodies(merging: segments.map(\.bodies), merge), ranks: ranks,
             text: SegmentText(merging: segments.map(\.text), merge),
-            columns: FieldColumn.merging(segments.map(\.columns), merge, layout: layout))
+            columns: FieldColumn.merging(segments.map(\.columns), merge, layout: layout) { p, d in
+                segments[p].document(Int(d), decoder: decoder)
+            })
     }
 }

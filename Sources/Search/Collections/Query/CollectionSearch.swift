@@ -56,7 +56,7 @@ struct CollectionSearch {
             let segment = part.segment
             let partIndex = Int32(index)
             let filter = query.filter.map { SegmentFilter($0, segment: segment, layout: layout) }
-            facets.begin(segment)
+            facets.begin(part)
             if words.isEmpty {
                 if filter == nil, !facets.isEmpty { facets.addAll(except: part.deleted, deletedCount: part.deletedCount) }
                 if filter == nil, sort.isEmpty {
@@ -130,7 +130,8 @@ struct CollectionSearch {
         let hits = page.map { ranked in
             hit(for: ranked, body: bodies[Self.bodyKey(ranked)] ?? SegmentBodies.unreadable, distanceFrom: distanceFrom, buffer: &buffer)
         }
-        let (facetCounts, stats) = facets.result(limit: min(max(query.facetValuesLimit, 0), CollectionQuery.Limits.maxFacetValues))
+        let (facetCounts, stats) = facets.result(
+            limit: min(max(query.facetValuesLimit, 0), CollectionQuery.Limits.maxFacetValues), decoder: decoder)
         return CollectionSearchResult(total: total, hits: hits, facets: facetCounts, stats: stats)
     }
 

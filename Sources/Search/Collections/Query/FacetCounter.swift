@@ -22,6 +22,17 @@ struct FacetCounter {
     private struct SegmentCounts {
         let column: StringColumn
         var counts: [Int32]
+        /// The segment and which of its documents are gone: a value is shown as a live one spells it.
+        let part: CollectionSnapshot.Part
+
+        /// Value `v` as the first live document holding it spells it (the column's kept spelling
+        /// unless that document is gone: ``StringColumn/liveSpelling(_:field:isLive:document:)``).
+        func spelling(_ v: Int, field: Int, decoder: CollectionDocumentDecoder) -> String {
+            guard part.deletedCount > 0 else { return column.spelling(v) }
+            let spelled = column.liveSpelling(
+                v, field: field, isLive: { !part.deleted.contains($0) }, document: { part.segment.document(Int($0), decoder: decoder) })
+            return spelled ?? column.spelling(v)
+        }
     }
 
     private let names: [String]
@@ -53,13 +64,14 @@ struct FacetCounter {
 
     var isEmpty: Bool { targets.isEmpty }
 
-    /// Starts counting in `segment`.
-    mutating func begin(_ segment: CollectionSegment) {
+    /// Starts counting in `part`'s segment.
+    mutating func begin(_ part: CollectionSnapshot.Part) {
         guard !targets.isEmpty else { return }
+        let segment = part.segment
         self.segment = segment
         for (index, target) in targets.enumerated() {
             if case .strings(let column) = segment.columns[target.field] {
-                strings[index].append(SegmentCounts(column: column, counts: [Int32](repeating: 0, count: column.count)))
+                strings[index].append(SegmentCounts(column: column, counts: [Int32](repeating: 0, count: column.count), part: part))
             }
         }
     }
@@ -203,12 +215,13 @@ struct FacetCounter {
     }
 
     /// Per field, the `limit` most frequent values (then by value); stats of number fields.
-    func result(limit: Int) -> (facets: [String: [FacetCount]], stats: [String: FacetStats]) {
+    /// `decoder` reads a document back for a string's spelling (see ``SegmentCounts``).
+    func result(limit: Int, decoder: CollectionDocumentDecoder) -> (facets: [String: [FacetCount]], stats: [String: FacetStats]) {
         var facets: [String: [FacetCount]] = [:], stats: [String: FacetStats] = [:]
         for (index, target) in targets.enumerated() {
             let name = names[index]
             switch target {
-            case .strings: facets[name] = Self.top(strings[index], limit: limit)
+            case .strings(let field): facets[name] = Self.top(strings[index], field: field, limit: limit, decoder: decoder)
             case .booleans:
                 let counts = booleans[index]
                 var list: [FacetCount] = []
@@ -239,7 +252,7 @@ struct FacetCounter {
     }
 
     /// The `limit` most frequent values of one field over its segments' counts.
-    private static func top(_ segments: [SegmentCounts], limit: Int) -> [FacetCount] {
+    private static func top(_ segments: [SegmentCounts], field: Int, limit: Int, decoder: CollectionDocumentDecoder) -> [FacetCount] {
         let contributing = segments.filter { $0.counts.contains { $0 > 0 } }
         if contributing.count <= 1 {
             // One segment: its value ids are in value order.
@@ -249,20 +262,26 @@ struct FacetCounter {
                 $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value
             }
             for (value, count) in only.counts.enumerated() where count > 0 { heap.offer((count, value), precedes: precedes) }
-            return heap.sorted(by: precedes).map { FacetCount(value: only.column.spelling($0.value), count: Int($0.count)) }
-        }
-        var merged: [String: (spelling: String, count: Int)] = [:]
-        for segment in contributing {
-            for (value, count) in segment.counts.enumerated() where count > 0 {
-                merged[segment.column.value(value), default: (segment.column.spelling(value), 0)].count += Int(count)
+            return heap.sorted(by: precedes).map {
+                FacetCount(value: only.spelling($0.value, field: field, decoder: decoder), count: Int($0.count))
             }
         }
-        var heap = BoundedHeap<(key: String, spelling: String, count: Int)>(capacity: limit)
-        let precedes: ((key: String, spelling: String, count: Int), (key: String, spelling: String, count: Int)) -> Bool = {
-            $0.count != $1.count ? $0.count > $1.count : UTF8Order.precedes($0.key, $1.key)
+        // Each value with the first segment (and its value there) that counted it: spelled as there,
+        // once it is among the shown.
+        typealias Entry = (key: String, segment: Int, value: Int, count: Int)
+        var merged: [String: Entry] = [:]
+        for (s, segment) in contributing.enumerated() {
+            for (value, count) in segment.counts.enumerated() where count > 0 {
+                let key = segment.column.value(value)
+                merged[key, default: (key, s, value, 0)].count += Int(count)
+            }
         }
-        for (key, entry) in merged { heap.offer((key, entry.spelling, entry.count), precedes: precedes) }
-        return heap.sorted(by: precedes).map { FacetCount(value: $0.spelling, count: $0.count) }
+        var heap = BoundedHeap<Entry>(capacity: limit)
+        let precedes: (Entry, Entry) -> Bool = { $0.count != $1.count ? $0.count > $1.count : UTF8Order.precedes($0.key, $1.key) }
+        for entry in merged.values { heap.offer(entry, precedes: precedes) }
+        return heap.sorted(by: precedes).map {
+            FacetCount(value: contributing[$0.segment].spelling($0.value, field: field, decoder: decoder), count: $0.count)
+        }
     }
 
     /// A number as JSON writes it: whole numbers without a fraction.
