@@ -43,10 +43,10 @@ actor ImportSession {
     private let batchSize: Int
     private let exists: @Sendable (String) -> Bool
     /// Commits one batch durably (one transaction); returns its changes, numbered by the store.
-    private let store: @Sendable ([CollectionDocument]) async throws -> [any SequencedChange]
+    private let store: @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change]
     /// Applies a stored batch to the index (one write) and returns once it is searchable, so
     /// that `exists` sees its ids.
-    private let apply: @Sendable ([any SequencedChange]) async throws -> Void
+    private let apply: @Sendable ([ChangeApplier.Change]) async throws -> Void
     private var ndjson = NDJSONLineReader()
     private var csv = CSVRecordReader()
     private var csvBuilder: CSVDocumentBuilder?
@@ -63,8 +63,8 @@ actor ImportSession {
     init(
         format: Format, schema: CollectionSchema, limits: CollectionDocumentLimits, batchSize: Int,
         exists: @escaping @Sendable (String) -> Bool,
-        store: @escaping @Sendable ([CollectionDocument]) async throws -> [any SequencedChange],
-        apply: @escaping @Sendable ([any SequencedChange]) async throws -> Void
+        store: @escaping @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change],
+        apply: @escaping @Sendable ([ChangeApplier.Change]) async throws -> Void
     ) {
         self.format = format
         self.schema = schema
@@ -205,11 +205,11 @@ private struct BatchInFlight: Sendable {
 
     init(
         _ documents: [CollectionDocument], after previous: BatchInFlight?, counts: (created: Int, updated: Int),
-        store: @escaping @Sendable ([CollectionDocument]) async throws -> [any SequencedChange],
-        apply: @escaping @Sendable ([any SequencedChange]) async throws -> Void
+        store: @escaping @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change],
+        apply: @escaping @Sendable ([ChangeApplier.Change]) async throws -> Void
     ) {
         let previousStored = previous?.stored, previousApplied = previous?.applied
-        let changes = Task<[any SequencedChange], any Error> {
+        let changes = Task<[ChangeApplier.Change], any Error> {
             _ = try await previousStored?.value
             return try await store(documents)
         }
@@ -229,10 +229,4 @@ private struct BatchInFlight: Sendable {
 /// A CSV import whose header cannot be read against the schema: nothing can be imported (400).
 struct ImportHeaderError: Error, Sendable {
     let detail: String
-}
-
-/// A change as an import's store step numbers it and its apply step takes it (the replica's
-/// applier's own change type): the session reads only its number.
-protocol SequencedChange: Sendable {
-    var sequence: Int64 { get }
 }

@@ -365,7 +365,8 @@ final class ChangeApplier: Sendable {
                 if first.collection == citiesCollection {
                     applyCities(run[start..<end], publish: publish)
                 } else {
-                    applyDocuments(run[start..<end], publish: publish)
+                    // An import's batch is the whole run: no copy of its changes.
+                    applyDocuments(start == run.startIndex && end == run.endIndex ? run : Array(run[start..<end]), publish: publish)
                 }
             }
             start = end
@@ -377,20 +378,19 @@ final class ChangeApplier: Sendable {
     /// tell a document that leaves its filter (``EventView``): the one before is what the index
     /// write replaced (an earlier change's of the same run, or the index's), as it reports it.
     /// The events are made only when something reads them (``PendingEvents``).
-    private func applyDocuments(_ changes: ArraySlice<Change>, publish: Bool) {
-        let changes = Array(changes)
+    private func applyDocuments(_ changes: [Change], publish: Bool) {
         var records: [CollectionDocument?] = []
         var outcomes: [CollectionChangeOutcome] = []
         if let collection = collections.named(changes[0].collection) {
             records.reserveCapacity(changes.count)
-            for change in changes {
+            // By index, not by element: a `Change` copied per change cost a retain of each of its references.
+            for c in changes.indices {
                 // Stored under a schema this one no longer takes: kept in the store, not searchable.
-                records.append(change.body.flatMap { body in change.record ?? (try? collection.decoder.decode(Array(body))) })
+                records.append(changes[c].body.flatMap { body in changes[c].record ?? (try? collection.decoder.decode(Array(body))) })
             }
             outcomes = collection.apply(
-                zip(changes, records).map { change, record in
-                    record.map(CollectionChange.upsert) ?? CollectionChange.delete(id: change.id)
-                }, through: changes.last?.sequence)
+                changes.indices.map { c in records[c].map(CollectionChange.upsert) ?? CollectionChange.delete(id: changes[c].id) },
+                through: changes.last?.sequence)
         }
         guard publish else { return }
         // Only the replaced documents are kept for the events, not the outcomes' changes.
@@ -480,6 +480,3 @@ extension ChangeApplier: IndexMarking {
         }
     }
 }
-
-/// An import hands its stored batches to the applier as these (`ImportSession`).
-extension ChangeApplier.Change: SequencedChange {}
