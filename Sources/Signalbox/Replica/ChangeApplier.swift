@@ -133,7 +133,8 @@ final class ChangeApplier: Sendable {
     /// those ``stage(_:)`` left waiting, if the next one is among them.
     func offer(_ changes: [Change]) {
         let queueDrain = state.withLock { state in
-            for change in changes where change.sequence > state.applied { state.pending[change.sequence] = change }
+            // By index: a `Change` taken by `for in` is one more copy (a retain of each of its references).
+            for c in changes.indices where changes[c].sequence > state.applied { state.pending[changes[c].sequence] = changes[c] }
             // Nothing new offered: a drain only for staged changes that are next, not one that would report a gap again.
             let ready = changes.isEmpty ? state.pending[state.applied + 1] != nil : !state.pending.isEmpty
             guard ready, !state.drainQueued else { return false }
@@ -361,7 +362,11 @@ final class ChangeApplier: Sendable {
             } else if first.kind == .schema {
                 applySchema(first, publish: publish)
             } else {
-                while end < run.endIndex, run[end].kind == .document, run[end].collection == first.collection { end += 1 }
+                end = run.withUnsafeBufferPointer { changes in
+                    var next = end  // read in place: `run[end]` copied each change whole
+                    while next < changes.endIndex, changes[next].kind == .document, changes[next].collection == first.collection { next += 1 }
+                    return next
+                }
                 if first.collection == citiesCollection {
                     applyCities(run[start..<end], publish: publish)
                 } else {
@@ -383,7 +388,7 @@ final class ChangeApplier: Sendable {
         var outcomes: [CollectionChangeOutcome] = []
         if let collection = collections.named(changes[0].collection) {
             records.reserveCapacity(changes.count)
-            // By index, not by element: a `Change` copied per change cost a retain of each of its references.
+            // By index, not by element (`for in` copies each `Change`).
             for c in changes.indices {
                 // Stored under a schema this one no longer takes: kept in the store, not searchable.
                 records.append(changes[c].body.flatMap { body in changes[c].record ?? (try? collection.decoder.decode(Array(body))) })

@@ -206,6 +206,22 @@ import Testing
         }
     }
 
+    /// Keys are told apart by their length and first eight bytes, then the rest: names sharing
+    /// their first eight bytes, a prefix of another name, or differing only in the last byte.
+    @Test func keysSharingTheirFirstBytesAreToldApart() throws {
+        let schema = CollectionSchema(idField: "identifier", fields: [
+            FieldSchema(name: "description_long", type: .string), FieldSchema(name: "description_short", type: .string),
+            FieldSchema(name: "descript", type: .string), FieldSchema(name: "description_lonh", type: .number),
+        ])
+        let document = try decode(
+            #"{"description_lonG": 1, "description_short": "s", "descriptio": 2, "description_long": "l", "descript": "d", "#
+                + #""description_lonh": 3, "identifier": "x", "identifie": 4, "description_longer": 5}"#, schema: schema)
+        #expect(document.id == "x")
+        #expect(document.values == [.string("l"), .string("s"), .string("d"), .number(3)])
+        #expect(error(#"{"identifier": "x", "description_long": "a", "description_long": "b"}"#, schema: schema)
+            == .duplicateField("description_long"))
+    }
+
     @Test func errorsReadAsSentences() {
         #expect(DocumentError.wrongType(field: "price", expected: .number).description == "field 'price' must be a number")
         #expect(DocumentError.missingId(field: "sku").description == "the id field 'sku' is missing")
