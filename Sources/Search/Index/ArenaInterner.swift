@@ -88,8 +88,22 @@ struct ArenaInterner<Unit: FixedWidthInteger & UnsignedInteger & Sendable>: Send
             offset += 8
         }
         if offset < bytes.count {
+            // The last eight bytes (overlapping the word before) when there are eight, else 4 + 2 + 1 bytes' loads.
             var tail: UInt64 = 0
-            for i in offset..<bytes.count { tail |= UInt64(bytes[i]) << UInt64(8 * (i - offset)) }
+            if bytes.count >= 8 {
+                tail = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+            } else {
+                var at = 0
+                if bytes.count & 4 != 0 {
+                    tail = UInt64(bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+                    at = 4
+                }
+                if bytes.count & 2 != 0 {
+                    tail |= UInt64(bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self)) << UInt64(8 * at)
+                    at += 2
+                }
+                if bytes.count & 1 != 0 { tail |= UInt64(bytes[at]) << UInt64(8 * at) }
+            }
             hash = (hash ^ tail) &* multiplier
         }
         return Int(truncatingIfNeeded: hash ^ (hash >> 32))

@@ -111,36 +111,36 @@ extension Normalizer {
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: recordSources ? capacity : 1) { sources in
                 FoldTable.shared.asciiUnits.withUnsafeBufferPointer { table in
                     var count = 0
-                    var tokenStart = -1
-                    var tokenScalarStart = 0
-                    var lastWordScalarEnd = 0
-                    for index in 0..<bytes.count {
-                        let unit = table[Int(bytes[index])]
-                        if unit > FoldTable.asciiOther {
-                            if tokenStart < 0 {
-                                tokenStart = count
-                                tokenScalarStart = index
-                            }
-                            // Units past the longest token are dropped (the token goes on).
-                            if count - tokenStart < maxTokenUnits {
-                                units[count] = unit
-                                if recordSources { sources[count] = Int32(index) }
-                                count += 1
-                                lastWordScalarEnd = index + 1
-                            }
-                        } else if unit == FoldTable.asciiSeparator {
-                            if tokenStart >= 0 {
-                                buffer.spans.append(
-                                    TokenSpan(
-                                        unitStart: Int32(tokenStart), unitEnd: Int32(count),
-                                        scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd), isCJK: false))
-                                tokenStart = -1
-                            }
-                        } else if unit == FoldTable.asciiOther {
-                            return false
+                    var index = 0
+                    while index < bytes.count {
+                        var unit = table[Int(bytes[index])]
+                        if unit <= FoldTable.asciiOther {
+                            if unit == FoldTable.asciiOther { return false }
+                            index &+= 1  // a separator or an ignorable byte between tokens
+                            continue
                         }
-                    }
-                    if tokenStart >= 0 {
+                        // A token: word bytes, and ignorable ones among them, up to a separator.
+                        let tokenStart = count, tokenScalarStart = index, limit = count &+ maxTokenUnits
+                        var lastWordScalarEnd = index
+                        while true {
+                            if unit > FoldTable.asciiOther {
+                                // Units past the longest token are dropped (the token goes on).
+                                if count < limit {
+                                    units[count] = unit
+                                    // Exact: the span's scalar end, converted with a check below, is past it.
+                                    if recordSources { sources[count] = Int32(truncatingIfNeeded: index) }
+                                    count &+= 1
+                                    lastWordScalarEnd = index &+ 1
+                                }
+                            } else if unit == FoldTable.asciiSeparator {
+                                break
+                            } else if unit == FoldTable.asciiOther {
+                                return false
+                            }
+                            index &+= 1
+                            guard index < bytes.count else { break }
+                            unit = table[Int(bytes[index])]
+                        }
                         buffer.spans.append(
                             TokenSpan(
                                 unitStart: Int32(tokenStart), unitEnd: Int32(count),

@@ -41,7 +41,8 @@ actor ImportSession {
     private let format: Format
     private let decoder: CollectionDocumentDecoder
     private let batchSize: Int
-    private let exists: @Sendable (String) -> Bool
+    /// Whether each of a batch's ids is stored (indexed) already, read at once.
+    private let exists: @Sendable ([String]) -> [Bool]
     /// Commits one batch durably (one transaction); returns its changes, numbered by the store.
     private let store: @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change]
     /// Applies a stored batch to the index (one write) and returns once it is searchable, so
@@ -62,7 +63,7 @@ actor ImportSession {
 
     init(
         format: Format, schema: CollectionSchema, limits: CollectionDocumentLimits, batchSize: Int,
-        exists: @escaping @Sendable (String) -> Bool,
+        exists: @escaping @Sendable ([String]) -> [Bool],
         store: @escaping @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change],
         apply: @escaping @Sendable ([ChangeApplier.Change]) async throws -> Void
     ) {
@@ -160,8 +161,10 @@ actor ImportSession {
         // A document written twice in one import is created once, then updated.
         var counts = (created: 0, updated: 0)
         var ids = Set<String>(minimumCapacity: batch.count)
-        for document in batch {
-            let isNew = ids.insert(document.id).inserted && !committingIDs.contains(document.id) && !exists(document.id)
+        // One look-up of the batch: not a lock and a snapshot of the index per document.
+        let stored = exists(batch.map(\.id))
+        for (d, document) in batch.enumerated() {
+            let isNew = ids.insert(document.id).inserted && !committingIDs.contains(document.id) && !stored[d]
             if isNew { counts.created += 1 } else { counts.updated += 1 }
         }
         committingIDs = ids

@@ -200,7 +200,7 @@ final class CollectionService: Sendable {
         let committed = Locked<Int64>(0)
         return ImportSession(
             format: format, schema: collection.schema, limits: limits.document, batchSize: limits.importBatch,
-            exists: { collection.index.contains(id: $0) },
+            exists: { collection.index.contains(ids: $0) },
             store: { documents in
                 // Documents committed but not yet in the index count too (as new: the bound is never passed).
                 let unapplied = Int(max(0, committed.withLock { $0 } - applier.applied.value))

@@ -345,7 +345,9 @@ final class ChangeApplier: Sendable {
         guard !run.isEmpty else { return }
         if record {
             // Only the newest are kept: an import's batch digests only those of its bodies.
-            let applied = run.suffix(Self.checkedChanges).map(HistoryCheck.Applied.init)
+            let applied = run.withUnsafeBufferPointer { changes in  // read in place, not copied each
+                changes.indices.suffix(Self.checkedChanges).map { HistoryCheck.Applied(changes[$0]) }
+            }
             state.withLock { state in
                 state.recent.append(contentsOf: applied)
                 if state.recent.count > Self.checkedChanges { state.recent.removeFirst(state.recent.count - Self.checkedChanges) }
