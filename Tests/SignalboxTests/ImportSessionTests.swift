@@ -43,7 +43,7 @@ struct ImportSessionTests {
     private static func session(batchSize: Int, trace: Trace, applying: @escaping @Sendable (Int) async -> Void = { _ in }) -> ImportSession {
         let batches = Locked(0)
         return ImportSession(
-            format: .ndjson, schema: schema, limits: .default, batchSize: batchSize, exists: { _ in false },
+            format: .ndjson, schema: schema, limits: .default, batchSize: batchSize, exists: { ids in ids.map { _ in false } },
             store: { documents in
                 let batch = batches.withLock { $0 += 1; return $0 }
                 await trace.record("store \(batch)")
@@ -107,7 +107,7 @@ struct ImportSessionTests {
         struct TimedOut: Error {}
         let trace = Trace()
         let session = ImportSession(
-            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2, exists: { _ in false },
+            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2, exists: { ids in ids.map { _ in false } },
             store: { documents in
                 let first = await trace.number(documents.count)
                 await trace.record("store \(first)")
@@ -130,12 +130,42 @@ struct ImportSessionTests {
         await trace.reach("apply 3")
     }
 
+    /// Created or updated: an id the index holds (asked once a batch), or one written earlier in
+    /// the same batch, is updated. The index here holds "s2" and every id applied so far.
+    @Test func storedAndRepeatedIdsCountAsUpdated() async throws {
+        let asked = Locked<[[String]]>([]), indexed = Locked<Set<String>>(["s2"]), head = Locked<Int64>(0)
+        let session = ImportSession(
+            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2,
+            exists: { ids in
+                asked.withLock { $0.append(ids) }
+                return indexed.withLock { indexed in ids.map(indexed.contains) }
+            },
+            store: { documents in
+                let first = head.withLock { head in
+                    defer { head += Int64(documents.count) }
+                    return head + 1
+                }
+                return documents.enumerated().map { offset, document in
+                    ChangeApplier.Change(
+                        sequence: first + Int64(offset), collection: "shop", id: document.id, record: document, body: Data(document.body))
+                }
+            },
+            apply: { changes in indexed.withLock { $0.formUnion(changes.map(\.id)) } })
+        let more = #"{"sku": "s1", "title": "Again"}"# + "\n" + #"{"sku": "s5", "title": "x"}"# + "\n" + #"{"sku": "s5", "title": "y"}"#
+        try await session.feed(Self.lines(4) + Array(("\n" + more).utf8))
+        let report = try await session.finish()
+        // s1 s2 | s3 s4 | s1 s5 | s5: s2 indexed already, s1 applied with the first batch, s5 twice.
+        #expect(report.created == 4 && report.updated == 3 && report.failed == 0)
+        #expect(report.lastSequence == 7)
+        #expect(asked.withLock { $0 } == [["s1", "s2"], ["s3", "s4"], ["s1", "s5"], ["s5"]])
+    }
+
     /// A batch that fails to store fails the import; the batches after it are never stored.
     @Test func aFailedStoreFailsTheImport() async throws {
         struct Full: Error {}
         let stored = Locked(0)
         let session = ImportSession(
-            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2, exists: { _ in false },
+            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2, exists: { ids in ids.map { _ in false } },
             store: { _ in
                 let batch = stored.withLock { $0 += 1; return $0 }
                 if batch == 2 { throw Full() }

@@ -92,8 +92,7 @@ struct JSONScanner {
     /// A key's bytes when it has no escape, else its text (read as ``readString()`` reads it).
     private mutating func readKey() throws(Failure) -> Key {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw fail("expected a string") }
-        var end = position + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        let end = quoteOrBackslash(from: position + 1)
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return .text(try readString()) }
         let key = UnsafeBufferPointer(rebasing: bytes[(position + 1)..<end])
         position = end + 1
@@ -273,9 +272,7 @@ struct JSONScanner {
         position += 1
         let start = position
         // Fast path: no escapes.
-        while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\") {
-            position += 1
-        }
+        position = quoteOrBackslash(from: position)
         guard position < bytes.count else { throw fail("unterminated string") }
         if bytes[position] == UInt8(ascii: "\"") {
             position += 1
@@ -315,6 +312,27 @@ struct JSONScanner {
             }
         }
         return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// The offset of the first `"` or `\` at or after `start`, `bytes.count` if none: eight bytes
+    /// a step (an import reads every string of every document through here, issue 25).
+    private func quoteOrBackslash(from start: Int) -> Int {
+        var position = start
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            while position + 8 <= bytes.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                // A byte of `quotes` (`backslashes`) is zero where `word` holds a quote (backslash). The
+                // lowest flag is exact: a borrow can flag a byte only above a zero one.
+                let quotes = word ^ 0x2222_2222_2222_2222, backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                let found = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & highs
+                if found != 0 { return position + found.trailingZeroBitCount / 8 }
+                position += 8
+            }
+        }
+        while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\") { position += 1 }
+        return position
     }
 
     private mutating func readHex4() throws(Failure) -> UInt32 {

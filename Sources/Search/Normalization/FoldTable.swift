@@ -39,11 +39,27 @@ struct FoldTable: Sendable {
         }
         self.entries = entries
         self.outputs = outputs
-        asciiExpansion = entries[0..<0x80].map { Int($0 >> 24 & 0x3F) }.max() ?? 1
+        // ASCII has no compatibility decompositions: each letter or digit folds to one ASCII unit.
+        asciiUnits = (0..<256).map { byte -> UInt16 in
+            guard byte < 0x80 else { return Self.asciiOther }
+            let entry = entries[byte]
+            switch ScalarKind(rawValue: UInt8(entry >> 30))! {
+            case .separator: return Self.asciiSeparator
+            case .ignorable: return Self.asciiIgnorable
+            case .word, .cjk:
+                precondition(entry >> 24 & 0x3F == 1 && outputs[Int(entry & 0xFF_FFFF)] > UInt32(Self.asciiOther), "an ASCII fold")
+                return UInt16(outputs[Int(entry & 0xFF_FFFF)])
+            }
+        }
     }
 
-    /// Most units one ASCII byte folds to (1: ASCII has no compatibility decompositions).
-    let asciiExpansion: Int
+    /// Per byte, what `Normalizer`'s ASCII scan makes of it: the one unit a letter or digit folds
+    /// to, or ``asciiSeparator``, ``asciiIgnorable``, ``asciiOther`` (a byte of a non-ASCII scalar).
+    /// One read a byte, no kind and count to take apart (an import tokenizes every searched value).
+    let asciiUnits: [UInt16]
+    static let asciiSeparator: UInt16 = 0
+    static let asciiIgnorable: UInt16 = 1
+    static let asciiOther: UInt16 = 2
 
     /// Apostrophes and similar signs inside names join the letters around them: "N'Djamena" is "ndjamena".
     static let joiners: Set<UInt32> = [0x27, 0x60, 0xB4, 0x2BB, 0x2BC, 0x2BD, 0x2BE, 0x2BF, 0x2018, 0x2019, 0x2032]

@@ -29,11 +29,10 @@ public enum Normalizer {
         buffer.removeAll()
         // Most names are ASCII: one table read per byte, no scalar decoding.
         let scannedASCII = text.utf8.withContiguousStorageIfAvailable { bytes in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
             scanASCII(bytes, into: &buffer, recordSources: recordSources)
-            return true
         }
         if scannedASCII == true { return }
+        buffer.removeAll()  // the spans of an ASCII scan that met a non-ASCII byte
         let table = FoldTable.shared
         var tokenStart = -1  // unit offset of the open token, -1 when none
         var tokenScalarStart = 0
@@ -101,60 +100,55 @@ public enum Normalizer {
 }
 
 extension Normalizer {
-    /// `scan` for ASCII text (scalar offsets are byte offsets; no CJK), the same result. Units and
-    /// sources are written to stack memory and appended at once (array appends per unit cost more
-    /// than the scan itself); the table is read through pointers, a few instructions a byte (an
-    /// import tokenizes every searched value of every document, issue 25).
-    private static func scanASCII(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: inout TokenBuffer, recordSources: Bool) {
-        let table = FoldTable.shared
-        let capacity = bytes.count * table.asciiExpansion
-        let separator = UInt32(ScalarKind.separator.rawValue), ignorable = UInt32(ScalarKind.ignorable.rawValue)
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(capacity, 1)) { units in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: recordSources ? max(capacity, 1) : 1) { sources in
-                table.entries.withUnsafeBufferPointer { entries in
-                    table.outputs.withUnsafeBufferPointer { outputs in
-                        var count = 0
-                        var tokenStart = -1
-                        var tokenScalarStart = 0
-                        var lastWordScalarEnd = 0
-                        for index in 0..<bytes.count {
-                            let entry = entries[Int(bytes[index])]
-                            let kind = entry >> 30
-                            if kind == separator {
-                                if tokenStart >= 0 {
-                                    buffer.spans.append(
-                                        TokenSpan(
-                                            unitStart: Int32(tokenStart), unitEnd: Int32(count),
-                                            scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd), isCJK: false))
-                                    tokenStart = -1
+    /// `scan` for ASCII text (scalar offsets are byte offsets; no CJK), the same result; false,
+    /// with spans already appended, at the first byte that is not ASCII. Units and sources are
+    /// written to stack memory and appended at once (array appends per unit cost more than the
+    /// scan itself); one read of `FoldTable.asciiUnits` a byte (an import tokenizes every searched
+    /// value of every document, issue 25).
+    private static func scanASCII(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: inout TokenBuffer, recordSources: Bool) -> Bool {
+        let capacity = max(bytes.count, 1)
+        return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: capacity) { units in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: recordSources ? capacity : 1) { sources in
+                FoldTable.shared.asciiUnits.withUnsafeBufferPointer { table in
+                    var count = 0
+                    var index = 0
+                    while index < bytes.count {
+                        var unit = table[Int(bytes[index])]
+                        if unit <= FoldTable.asciiOther {
+                            if unit == FoldTable.asciiOther { return false }
+                            index &+= 1  // a separator or an ignorable byte between tokens
+                            continue
+                        }
+                        // A token: word bytes, and ignorable ones among them, up to a separator.
+                        let tokenStart = count, tokenScalarStart = index, limit = count &+ maxTokenUnits
+                        var lastWordScalarEnd = index
+                        while true {
+                            if unit > FoldTable.asciiOther {
+                                // Units past the longest token are dropped (the token goes on).
+                                if count < limit {
+                                    units[count] = unit
+                                    // Exact: the span's scalar end, converted with a check below, is past it.
+                                    if recordSources { sources[count] = Int32(truncatingIfNeeded: index) }
+                                    count &+= 1
+                                    lastWordScalarEnd = index &+ 1
                                 }
-                                continue
+                            } else if unit == FoldTable.asciiSeparator {
+                                break
+                            } else if unit == FoldTable.asciiOther {
+                                return false
                             }
-                            if kind == ignorable { continue }
-                            if tokenStart < 0 {
-                                tokenStart = count
-                                tokenScalarStart = index
-                            }
-                            var output = Int(entry & 0xFF_FFFF)
-                            let end = output + Int(entry >> 24 & 0x3F)
-                            // Units past the longest token are dropped (the token goes on).
-                            while output < end, count - tokenStart < maxTokenUnits {
-                                units[count] = UInt16(truncatingIfNeeded: outputs[output])
-                                if recordSources { sources[count] = Int32(index) }
-                                count += 1
-                                lastWordScalarEnd = index + 1
-                                output += 1
-                            }
+                            index &+= 1
+                            guard index < bytes.count else { break }
+                            unit = table[Int(bytes[index])]
                         }
-                        if tokenStart >= 0 {
-                            buffer.spans.append(
-                                TokenSpan(
-                                    unitStart: Int32(tokenStart), unitEnd: Int32(count),
-                                    scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd), isCJK: false))
-                        }
-                        buffer.units.append(contentsOf: UnsafeBufferPointer(rebasing: units[0..<count]))
-                        if recordSources { buffer.sources.append(contentsOf: UnsafeBufferPointer(rebasing: sources[0..<count])) }
+                        buffer.spans.append(
+                            TokenSpan(
+                                unitStart: Int32(tokenStart), unitEnd: Int32(count),
+                                scalarStart: Int32(tokenScalarStart), scalarEnd: Int32(lastWordScalarEnd), isCJK: false))
                     }
+                    buffer.units.append(contentsOf: UnsafeBufferPointer(rebasing: units[0..<count]))
+                    if recordSources { buffer.sources.append(contentsOf: UnsafeBufferPointer(rebasing: sources[0..<count])) }
+                    return true
                 }
             }
         }

@@ -41,12 +41,13 @@ actor ImportSession {
     private let format: Format
     private let decoder: CollectionDocumentDecoder
     private let batchSize: Int
-    private let exists: @Sendable (String) -> Bool
+    /// Whether each of a batch's ids is stored (indexed) already, read at once.
+    private let exists: @Sendable ([String]) -> [Bool]
     /// Commits one batch durably (one transaction); returns its changes, numbered by the store.
-    private let store: @Sendable ([CollectionDocument]) async throws -> [any SequencedChange]
+    private let store: @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change]
     /// Applies a stored batch to the index (one write) and returns once it is searchable, so
     /// that `exists` sees its ids.
-    private let apply: @Sendable ([any SequencedChange]) async throws -> Void
+    private let apply: @Sendable ([ChangeApplier.Change]) async throws -> Void
     private var ndjson = NDJSONLineReader()
     private var csv = CSVRecordReader()
     private var csvBuilder: CSVDocumentBuilder?
@@ -62,9 +63,9 @@ actor ImportSession {
 
     init(
         format: Format, schema: CollectionSchema, limits: CollectionDocumentLimits, batchSize: Int,
-        exists: @escaping @Sendable (String) -> Bool,
-        store: @escaping @Sendable ([CollectionDocument]) async throws -> [any SequencedChange],
-        apply: @escaping @Sendable ([any SequencedChange]) async throws -> Void
+        exists: @escaping @Sendable ([String]) -> [Bool],
+        store: @escaping @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change],
+        apply: @escaping @Sendable ([ChangeApplier.Change]) async throws -> Void
     ) {
         self.format = format
         self.schema = schema
@@ -160,8 +161,10 @@ actor ImportSession {
         // A document written twice in one import is created once, then updated.
         var counts = (created: 0, updated: 0)
         var ids = Set<String>(minimumCapacity: batch.count)
-        for document in batch {
-            let isNew = ids.insert(document.id).inserted && !committingIDs.contains(document.id) && !exists(document.id)
+        // One look-up of the batch: not a lock and a snapshot of the index per document.
+        let stored = exists(batch.map(\.id))
+        for (d, document) in batch.enumerated() {
+            let isNew = ids.insert(document.id).inserted && !committingIDs.contains(document.id) && !stored[d]
             if isNew { counts.created += 1 } else { counts.updated += 1 }
         }
         committingIDs = ids
@@ -205,11 +208,11 @@ private struct BatchInFlight: Sendable {
 
     init(
         _ documents: [CollectionDocument], after previous: BatchInFlight?, counts: (created: Int, updated: Int),
-        store: @escaping @Sendable ([CollectionDocument]) async throws -> [any SequencedChange],
-        apply: @escaping @Sendable ([any SequencedChange]) async throws -> Void
+        store: @escaping @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change],
+        apply: @escaping @Sendable ([ChangeApplier.Change]) async throws -> Void
     ) {
         let previousStored = previous?.stored, previousApplied = previous?.applied
-        let changes = Task<[any SequencedChange], any Error> {
+        let changes = Task<[ChangeApplier.Change], any Error> {
             _ = try await previousStored?.value
             return try await store(documents)
         }
@@ -229,10 +232,4 @@ private struct BatchInFlight: Sendable {
 /// A CSV import whose header cannot be read against the schema: nothing can be imported (400).
 struct ImportHeaderError: Error, Sendable {
     let detail: String
-}
-
-/// A change as an import's store step numbers it and its apply step takes it (the replica's
-/// applier's own change type): the session reads only its number.
-protocol SequencedChange: Sendable {
-    var sequence: Int64 { get }
 }

@@ -200,7 +200,7 @@ final class CollectionService: Sendable {
         let committed = Locked<Int64>(0)
         return ImportSession(
             format: format, schema: collection.schema, limits: limits.document, batchSize: limits.importBatch,
-            exists: { collection.index.contains(id: $0) },
+            exists: { collection.index.contains(ids: $0) },
             store: { documents in
                 // Documents committed but not yet in the index count too (as new: the bound is never passed).
                 let unapplied = Int(max(0, committed.withLock { $0 } - applier.applied.value))
@@ -227,12 +227,10 @@ final class CollectionService: Sendable {
                 // own size (not whatever waited: the index's merges depend on its writes' sizes, see
                 // `import.batchSize`), and the index trails the store by at most one batch. Answered
                 // once searchable, as a PUT is.
-                // The store step above made them: the applier's own changes.
-                let offered = changes.map { $0 as! ChangeApplier.Change }
-                applier.offer(offered)
+                applier.offer(changes)
                 try await applier.applied(atLeast: last, within: Self.batchApplyWait).value
                 // During a schema change, documents the old index cannot hold wait for the new one, as a PUT does.
-                guard await collection.served(offered.map(\.id), by: .now() + applyWait) else {
+                guard await collection.served(changes.map(\.id), by: .now() + applyWait) else {
                     throw NotAppliedInTime(sequence: last, limit: applyWait, isDurableWrite: true, waitsForRebuild: true)
                 }
             })

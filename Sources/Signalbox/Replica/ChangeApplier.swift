@@ -133,7 +133,8 @@ final class ChangeApplier: Sendable {
     /// those ``stage(_:)`` left waiting, if the next one is among them.
     func offer(_ changes: [Change]) {
         let queueDrain = state.withLock { state in
-            for change in changes where change.sequence > state.applied { state.pending[change.sequence] = change }
+            // By index: a `Change` taken by `for in` is one more copy (a retain of each of its references).
+            for c in changes.indices where changes[c].sequence > state.applied { state.pending[changes[c].sequence] = changes[c] }
             // Nothing new offered: a drain only for staged changes that are next, not one that would report a gap again.
             let ready = changes.isEmpty ? state.pending[state.applied + 1] != nil : !state.pending.isEmpty
             guard ready, !state.drainQueued else { return false }
@@ -344,7 +345,9 @@ final class ChangeApplier: Sendable {
         guard !run.isEmpty else { return }
         if record {
             // Only the newest are kept: an import's batch digests only those of its bodies.
-            let applied = run.suffix(Self.checkedChanges).map(HistoryCheck.Applied.init)
+            let applied = run.withUnsafeBufferPointer { changes in  // read in place, not copied each
+                changes.indices.suffix(Self.checkedChanges).map { HistoryCheck.Applied(changes[$0]) }
+            }
             state.withLock { state in
                 state.recent.append(contentsOf: applied)
                 if state.recent.count > Self.checkedChanges { state.recent.removeFirst(state.recent.count - Self.checkedChanges) }
@@ -361,11 +364,16 @@ final class ChangeApplier: Sendable {
             } else if first.kind == .schema {
                 applySchema(first, publish: publish)
             } else {
-                while end < run.endIndex, run[end].kind == .document, run[end].collection == first.collection { end += 1 }
+                end = run.withUnsafeBufferPointer { changes in
+                    var next = end  // read in place: `run[end]` copied each change whole
+                    while next < changes.endIndex, changes[next].kind == .document, changes[next].collection == first.collection { next += 1 }
+                    return next
+                }
                 if first.collection == citiesCollection {
                     applyCities(run[start..<end], publish: publish)
                 } else {
-                    applyDocuments(run[start..<end], publish: publish)
+                    // An import's batch is the whole run: no copy of its changes.
+                    applyDocuments(start == run.startIndex && end == run.endIndex ? run : Array(run[start..<end]), publish: publish)
                 }
             }
             start = end
@@ -377,20 +385,19 @@ final class ChangeApplier: Sendable {
     /// tell a document that leaves its filter (``EventView``): the one before is what the
     /// collection reports each change replaced (an earlier change's of the same run, or the one it held).
     /// The events are made only when something reads them (``PendingEvents``).
-    private func applyDocuments(_ changes: ArraySlice<Change>, publish: Bool) {
-        let changes = Array(changes)
+    private func applyDocuments(_ changes: [Change], publish: Bool) {
         var records: [CollectionDocument?] = []
         var outcomes: [CollectionChangeOutcome] = []
         if let collection = collections.named(changes[0].collection) {
             records.reserveCapacity(changes.count)
-            for change in changes {
+            // By index, not by element (`for in` copies each `Change`).
+            for c in changes.indices {
                 // Stored under a schema this one no longer takes: kept in the store, not searchable.
-                records.append(change.body.flatMap { body in change.record ?? (try? collection.decoder.decode(Array(body))) })
+                records.append(changes[c].body.flatMap { body in changes[c].record ?? (try? collection.decoder.decode(Array(body))) })
             }
             outcomes = collection.apply(
-                zip(changes, records).map { change, record in
-                    record.map(CollectionChange.upsert) ?? CollectionChange.delete(id: change.id)
-                }, through: changes.last?.sequence)
+                changes.indices.map { c in records[c].map(CollectionChange.upsert) ?? CollectionChange.delete(id: changes[c].id) },
+                through: changes.last?.sequence)
         }
         guard publish else { return }
         // Only the replaced documents are kept for the events, not the outcomes' changes.
@@ -479,6 +486,3 @@ extension ChangeApplier: IndexMarking {
         }
     }
 }
-
-/// An import hands its stored batches to the applier as these (`ImportSession`).
-extension ChangeApplier.Change: SequencedChange {}

@@ -187,6 +187,41 @@ import Testing
         #expect(error(#"{"id": "1", "f63": 1, "f64": 2, "f65": 3}"#, schema: schema) == nil)
     }
 
+    /// Strings and keys are scanned eight bytes a step for their end: the closing quote, or an
+    /// escape at any offset, in strings of every length around the step's bounds (and past
+    /// non-ASCII bytes), reads as Foundation reads it. The key (undeclared, skipped) takes the same path.
+    @Test func stringsEndWhereverTheirQuoteOrEscapeFalls() throws {
+        let schema = CollectionSchema(idField: "sku", fields: [FieldSchema(name: "title", type: .string)])
+        // As written in the JSON: nothing, a two-byte letter, escapes, a DEL byte.
+        let pieces = ["", "é", #"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "\u{7F}"]
+        for length in 0..<20 {
+            for piece in pieces {
+                for at in 0...length {
+                    let inner = String(repeating: "x", count: at) + piece + String(repeating: "y", count: length - at)
+                    let json = #"{"sku": "1", "k"# + inner + #"": 1, "title": ""# + inner + #""}"#
+                    let object = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+                    #expect(try decode(json, schema: schema).values[0] == .string(try #require(object["title"] as? String)), "\(json)")
+                }
+            }
+        }
+    }
+
+    /// Keys are told apart by their length and first eight bytes, then the rest: names sharing
+    /// their first eight bytes, a prefix of another name, or differing only in the last byte.
+    @Test func keysSharingTheirFirstBytesAreToldApart() throws {
+        let schema = CollectionSchema(idField: "identifier", fields: [
+            FieldSchema(name: "description_long", type: .string), FieldSchema(name: "description_short", type: .string),
+            FieldSchema(name: "descript", type: .string), FieldSchema(name: "description_lonh", type: .number),
+        ])
+        let document = try decode(
+            #"{"description_lonG": 1, "description_short": "s", "descriptio": 2, "description_long": "l", "descript": "d", "#
+                + #""description_lonh": 3, "identifier": "x", "identifie": 4, "description_longer": 5}"#, schema: schema)
+        #expect(document.id == "x")
+        #expect(document.values == [.string("l"), .string("s"), .string("d"), .number(3)])
+        #expect(error(#"{"identifier": "x", "description_long": "a", "description_long": "b"}"#, schema: schema)
+            == .duplicateField("description_long"))
+    }
+
     @Test func errorsReadAsSentences() {
         #expect(DocumentError.wrongType(field: "price", expected: .number).description == "field 'price' must be a number")
         #expect(DocumentError.missingId(field: "sku").description == "the id field 'sku' is missing")

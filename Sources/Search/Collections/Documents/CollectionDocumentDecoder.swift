@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes collection documents against one schema; build it once and reuse it for many
 /// documents (an import of a million goes through it; `CollectionDocument.decode` builds one per
 /// call). Reads the bytes with `JSONScanner`: declared fields are converted, undeclared ones
@@ -46,6 +48,9 @@ public struct CollectionDocumentDecoder: Sendable {
     private let roles: [KeyRole]
     /// Each role's name as UTF-8 (``KeyRole/nameBytes``), in the order of `roles`.
     private let roleNames: [[UInt8]]
+    /// Each role's name's length and first eight bytes packed (``head(_:)``): a key is told from
+    /// the other names by two integers, its bytes compared only past the eighth.
+    private let roleHeads: [(count: Int, head: UInt64)]
     /// The geo fields built from two other fields (`from`): only with one does a document need
     /// room for their halves (two arrays a document otherwise, a million in an import).
     private let fromFields: [Int]
@@ -71,6 +76,7 @@ public struct CollectionDocumentDecoder: Sendable {
         }
         self.roles = roles.map(KeyRole.init)
         roleNames = self.roles.map(\.nameBytes)
+        roleHeads = roleNames.map { name in name.withUnsafeBufferPointer { (name.count, Self.head($0)) } }
         fromFields = schema.fields.indices.filter { schema.fields[$0].type == .geo && schema.fields[$0].from != nil }
     }
 
@@ -163,8 +169,22 @@ public struct CollectionDocumentDecoder: Sendable {
     private func roleIndex(of key: JSONScanner.Key) -> Int? {
         switch key {
         case .text(let text): return roles.firstIndex { $0.name == text }
-        case .bytes(let bytes): return roleNames.firstIndex { $0.count == bytes.count && $0.elementsEqual(bytes) }
+        case .bytes(let bytes):
+            let head = Self.head(bytes)
+            for (index, role) in roleHeads.enumerated() where role.count == bytes.count && role.head == head {
+                guard bytes.count > 8 else { return index }
+                let rest = roleNames[index].withUnsafeBufferPointer { memcmp($0.baseAddress! + 8, bytes.baseAddress! + 8, bytes.count - 8) }
+                if rest == 0 { return index }
+            }
+            return nil
         }
+    }
+
+    /// The first eight bytes of `bytes` (fewer: zero-padded) as one integer.
+    private static func head(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var head: UInt64 = 0
+        for i in 0..<min(bytes.count, 8) { head |= UInt64(bytes[i]) << UInt64(8 * i) }
+        return head
     }
 
     /// Reads the value of a key the schema names.
