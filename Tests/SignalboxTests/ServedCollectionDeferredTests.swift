@@ -1,4 +1,5 @@
 import Base
+import Dispatch
 import Rx
 import Testing
 
@@ -9,6 +10,8 @@ import Testing
 /// held until the next read while nothing listens, applied at once while a live query does, and a
 /// live query made while writes are held starts from a result that has them.
 @Suite struct ServedCollectionDeferredTests {
+    private static let timers = DispatchQueue(label: "served-collection-deferred-tests.timers")
+
     static func city(_ id: String, _ name: String) -> CollectionChange {
         .upsert(CitiesCollection.document(Document(id: id, name: name, rank: 10, attributes: ["countryCode": "PT"])))
     }
@@ -18,17 +21,23 @@ import Testing
     }
 
     /// The totals of the first `count` results a live query sends; `after` runs once the first came.
-    static func totals(of driver: Driver<CollectionPayload>, count: Int, after: @escaping @Sendable () -> Void) async -> [Int] {
+    /// Those sent within `limit` if fewer (a write the query never heard of fails the test, not hangs it).
+    static func totals(
+        of driver: Driver<CollectionPayload>, count: Int, limit: DispatchTimeInterval = .seconds(30), after: @escaping @Sendable () -> Void
+    ) async -> [Int] {
         let totals = Locked<[Int]>([])
         let subscription = SingleAssignmentDisposable()
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let pending = Locked<CheckedContinuation<Void, Never>?>(continuation)
+            let finish: @Sendable () -> Void = { pending.withLock { $0.take() }?.resume() }
+            timers.asyncAfter(deadline: .now() + limit, execute: finish)
             subscription.setDisposable(driver.drive(onNext: { payload in
                 let seen = totals.withLock { totals in
                     totals.append(payload.result.total)
                     return totals.count
                 }
                 if seen == 1 { after() }
-                if seen == count { done.resume() }
+                if seen == count { finish() }
             }))
         }
         subscription.dispose()
