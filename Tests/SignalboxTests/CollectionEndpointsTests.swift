@@ -266,6 +266,30 @@ struct CollectionEndpointsTests {
         #expect(try await client.execute(.get, "/collections/cities/documents/2988507").status == .notFound)
     }
 
+    /// The cities' collection index takes their writes in batches, held until its next read: a
+    /// search still finds every write answered before it, and a live query hears each write as it
+    /// comes, a city that leaves its result too.
+    @Test func theCitiesCollectionFindsEveryAnsweredWriteAndPushesToItsLiveQueries() async throws {
+        for n in 0..<6 {
+            #expect(try await send(.put, "/documents/h\(n)", #"{"name": "Heldtown \#(n)", "rank": \#(n + 1)}"#).status == .noContent)
+        }
+        #expect(try ids(try await client.execute(.get, "/collections/cities/search?q=heldtown")) == ["h5", "h4", "h3", "h2", "h1", "h0"])
+        func total(_ event: TestEvent?) throws -> Int? {
+            let event = try #require(event)
+            return (try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any])?["total"] as? Int
+        }
+        let live = try await client.stream("/collections/cities/search/live?q=livetown", headerFields: [.authorization: "Bearer \(Self.key)"])
+        #expect(live.head.status == .ok)
+        #expect(try total(await live.next()) == 0)
+        #expect(try await send(.put, "/documents/l1", #"{"name": "Livetown", "rank": 2}"#).status == .noContent)
+        #expect(try total(await live.next()) == 1)
+        #expect(try await send(.put, "/documents/l1", #"{"name": "Elsewhere", "rank": 2}"#).status == .noContent)
+        #expect(try total(await live.next()) == 0)
+        live.cancel()
+        #expect(try await send(.put, "/documents/h0", #"{"name": "Renamed", "rank": 1}"#).status == .noContent)
+        #expect(try ids(try await client.execute(.get, "/collections/cities/search?q=heldtown")) == ["h5", "h4", "h3", "h2", "h1"])
+    }
+
     @Test func writesNeedTheKeyAndTheCitiesAreFixed() async throws {
         let anonymous = try await client.execute(.put, "/collections/shop", headerFields: [.contentType: "application/json"], body: Array(Self.schema.utf8))
         #expect(anonymous.status == .unauthorized)

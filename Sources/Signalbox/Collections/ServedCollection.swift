@@ -247,6 +247,23 @@ final class ServedCollection: Sendable {
         }
     }
 
+    /// Applies a batch of writes whose outcomes nobody reads (the cities': their events come from
+    /// the search index) in batches: the serving index holds them until its next read, or until it
+    /// holds `maxDeferredChanges` (``CollectionIndex/applyDeferred(_:through:)``), so a search still
+    /// finds every write answered before it began. Applied at once, as ``apply(_:through:)``, when a
+    /// live query must hear of them, while a rebuild runs, or when an import's batch waits prepared.
+    func applyDeferred(_ changes: [CollectionChange], through sequence: Int64? = nil) {
+        let index = state.withLock { state in state.journal == nil && state.index.schema == state.schema ? state.index : nil }
+        guard let index, lookups.count == 0, preparedBatches.withLock({ $0.isEmpty }) else {
+            apply(changes, through: sequence)
+            return
+        }
+        index.applyDeferred(changes, through: sequence)
+        // A live query made since the count was read either computed its first result after the
+        // changes were held (the read applied them) or is refreshed by their outcomes here.
+        if lookups.count > 0 { lookups.refresh(after: index.catchUp(reportingPrevious: true), schema: index.schema) }
+    }
+
     /// Records which of the writes just applied to `index` (the old schema's, while a rebuild
     /// runs) it could not hold: their documents (nil for one it holds). Nothing if the new index
     /// took over meanwhile: it has them all.

@@ -439,7 +439,9 @@ final class ChangeApplier: Sendable {
         }
         index.apply(changes.map { (id: $0.id, document: $0.document) })
         if let cities = collections.named(citiesCollection) {
-            cities.apply(
+            // Applied in batches, before the next read of the collection: its outcomes are not
+            // needed here (the events' previous versions are the search index's).
+            cities.applyDeferred(
                 changes.map { change in change.document.map { .upsert(CitiesCollection.document($0)) } ?? .delete(id: change.id) },
                 through: changes.last?.sequence)
         }

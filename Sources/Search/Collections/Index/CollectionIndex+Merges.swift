@@ -58,7 +58,7 @@ extension CollectionIndex {
     /// Starts the merges the segments call for now, if any: after a restore (a save may hold
     /// segments whose merge had not been swapped in yet; a write would start it too, late).
     func scheduleMerges() {
-        let start = writer.withLock { state in state.claimMergeThread(needed: mergePlan(snapshot, excluding: state.merging) != nil) }
+        let start = writer.withLock { state in state.claimMergeThread(needed: mergePlan(published, excluding: state.merging) != nil) }
         if start { startMergeThread() }
     }
 
@@ -100,7 +100,7 @@ extension CollectionIndex {
     /// or when the index was retired.
     private func mergeOnce() -> Bool {
         let taken = writer.withLock { state -> [CollectionSnapshot.Part]? in
-            let snapshot = snapshot
+            let snapshot = published
             guard !state.retired, let members = mergePlan(snapshot, excluding: []) else {
                 state.releaseMergeThread()
                 return nil
@@ -120,7 +120,7 @@ extension CollectionIndex {
                 state.releaseMergeThread()
                 return false
             }
-            var next = snapshot
+            var next = published
             var deleted = DocumentSet(capacity: merged.count)
             var deletedCount = 0
             for old in taken {

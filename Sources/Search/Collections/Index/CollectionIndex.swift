@@ -13,6 +13,8 @@ import Foundation
 /// (×`mergeFanIn`), and a segment mostly deleted is rewritten, in the background
 /// (`CollectionIndex+Merges`): writes and searches go on while a merge builds. So a document is
 /// re-indexed about log₄(n / 1,024) times over its life, never the whole index per write.
+/// A writer that reads no outcomes can hand its writes over to be applied in batches, before the
+/// next read (`CollectionIndex+Deferred`): a query then waits for that batch, and only then.
 public final class CollectionIndex: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// Segments with fewer live documents than this are merged into each write's new segment. Default 1,024.
@@ -21,6 +23,9 @@ public final class CollectionIndex: Sendable {
         public var mergeFanIn = 4
         /// A segment with a larger share of its documents deleted is rewritten. Default 0.5.
         public var maxDeletedFraction = 0.5
+        /// ``applyDeferred(_:through:)`` holds at most this many changes before it applies them.
+        /// Default 256: a run of that many costs one segment build instead of one per write.
+        public var maxDeferredChanges = 256
         /// How a text query applies its filter (tests force each way; `CollectionSearch`).
         var textFilter = TextFilterStrategy.byCost
 
@@ -44,6 +49,9 @@ public final class CollectionIndex: Sendable {
     /// (tests hold a merge there and write meanwhile).
     let mergeBuilt: (@Sendable () -> Void)?
     private let scratches = ScratchPool()
+    /// Changes taken by ``applyDeferred(_:through:)`` and not yet applied: removed only once the
+    /// snapshot that has them is published (under the writer lock).
+    let deferred = Locked(DeferredChanges())
 
     /// Indexes `documents`; for a repeated id the last one wins. Tokenizing runs on all cores.
     /// `sequence`: the store's sequence number these documents are current at (see ``sequence``).
@@ -87,7 +95,16 @@ public final class CollectionIndex: Sendable {
         current = Locked(snapshot)
     }
 
-    var snapshot: CollectionSnapshot { current.withLock { $0 } }
+    /// The snapshot to read: the current one once the changes held by
+    /// ``applyDeferred(_:through:)`` are in it (see ``catchUp(reportingPrevious:)``).
+    var snapshot: CollectionSnapshot {
+        if deferred.withLock({ !$0.changes.isEmpty }) { catchUp(reportingPrevious: false) }
+        return published
+    }
+
+    /// The current snapshot as published, without the held changes: what writes and merges
+    /// (under the writer lock) start from.
+    var published: CollectionSnapshot { current.withLock { $0 } }
 
     /// Live documents.
     public var count: Int { snapshot.count }
@@ -124,53 +141,92 @@ public final class CollectionIndex: Sendable {
     /// the store's sequence number of the last of them, if they are stored (``sequence``).
     /// `prepared`: the changes' documents indexed already (``prepare(_:)``; the caller checked
     /// it `PreparedBatch.covers(_:)` them): its segments are added as they are, nothing is
-    /// built under the writer lock. One this index did not prepare is ignored.
+    /// built under the writer lock. One this index did not prepare is ignored. Changes held by
+    /// ``applyDeferred(_:through:)`` are applied first, in the same segment build when no batch
+    /// is prepared (no outcomes for them).
     @discardableResult
     public func apply(
         _ changes: [CollectionChange], through sequence: Int64? = nil, prepared: PreparedBatch? = nil
     ) -> [CollectionChangeOutcome] {
+        apply(changes, through: sequence, prepared: prepared, reportingHeld: false)
+    }
+
+    /// ``apply(_:through:prepared:)``, with the outcomes of the held changes first when `reportingHeld`.
+    func apply(
+        _ changes: [CollectionChange], through sequence: Int64? = nil, prepared: PreparedBatch? = nil, reportingHeld: Bool
+    ) -> [CollectionChangeOutcome] {
         let (outcomes, startMerging) = writer.withLock { state -> ([CollectionChangeOutcome], Bool) in
-            state.writes &+= 1
-            var next = snapshot
-            if let sequence, sequence > next.sequence { next.sequence = sequence }
-            var pending: [String: CollectionDocument] = [:]
-            pending.reserveCapacity(changes.count)  // an import's batch: no growth on the way
-            var outcomes: [CollectionChangeOutcome] = []
-            outcomes.reserveCapacity(changes.count)
-            var changed = false
-            for change in changes {
-                var previous: CollectionDocument?
-                let id = change.id
-                if let document = pending[id] {
-                    previous = document
-                    pending[id] = nil
-                } else if let (part, d) = next.locate(id) {
-                    previous = next.parts[part].segment.document(Int(d), decoder: decoder)
-                    next.parts[part].deleted.insert(d)
-                    next.parts[part].deletedCount += 1
-                }
-                if case .upsert(let document) = change { pending[id] = document }
-                changed = changed || previous != nil || pending[id] != nil
-                outcomes.append(CollectionChangeOutcome(change: change, previous: previous))
-            }
-            guard changed else {
-                let advanced = next
-                if advanced.sequence != snapshot.sequence { current.withLock { $0 = advanced } }
-                return (outcomes, false)
-            }
-            next.version += 1
-            next.revision += 1
-            if let prepared, accepts(prepared, pending: pending) {
-                next.parts.removeAll { $0.liveCount == 0 && !state.merging.contains($0.segment.serial) }
-                next.parts.append(contentsOf: prepared.segments.map { CollectionSnapshot.Part($0) })
+            let held = deferred.withLock { $0 }
+            let unreported = reportingHeld ? 0 : held.changes.count
+            var outcomes: [CollectionChangeOutcome]
+            if held.changes.isEmpty {
+                outcomes = applyRun(changes, through: sequence, prepared: prepared, reportingFrom: 0, state: &state)
+            } else if prepared != nil {
+                outcomes = applyRun(held.changes, through: held.sequence, prepared: nil, reportingFrom: unreported, state: &state)
+                outcomes += applyRun(changes, through: sequence, prepared: prepared, reportingFrom: 0, state: &state)
             } else {
-                addRecent(&next, adding: Array(pending.values), merging: state.merging)
+                let through = [held.sequence, sequence].compactMap { $0 }.max()
+                outcomes = applyRun(held.changes + changes, through: through, prepared: nil, reportingFrom: unreported, state: &state)
             }
-            let swapped = next
-            current.withLock { $0 = swapped }
-            return (outcomes, state.claimMergeThread(needed: mergePlan(swapped, excluding: state.merging) != nil))
+            // Published (with this write's) before they leave the buffer: a reader that finds it
+            // empty finds them in the snapshot.
+            if !held.changes.isEmpty { deferred.withLock { $0.removeFirst(held.changes.count) } }
+            return (outcomes, state.claimMergeThread(needed: mergePlan(published, excluding: state.merging) != nil))
         }
         if startMerging { startMergeThread() }
+        return outcomes
+    }
+
+    /// Applies `changes` as one run and publishes the result (under the writer lock); returns the
+    /// outcomes of the changes from `reportingFrom` on: the previous versions of the others are
+    /// not decoded (held changes, whose callers read no outcomes).
+    @discardableResult
+    private func applyRun(
+        _ changes: [CollectionChange], through sequence: Int64?, prepared: PreparedBatch?, reportingFrom: Int, state: inout WriterState
+    ) -> [CollectionChangeOutcome] {
+        state.writes &+= 1
+        let before = published
+        var next = before
+        if let sequence, sequence > next.sequence { next.sequence = sequence }
+        var pending: [String: CollectionDocument] = [:]
+        pending.reserveCapacity(changes.count)  // an import's batch: no growth on the way
+        var outcomes: [CollectionChangeOutcome] = []
+        outcomes.reserveCapacity(changes.count - min(reportingFrom, changes.count))
+        var changed = false
+        for (offset, change) in changes.enumerated() {
+            let reports = offset >= reportingFrom
+            var previous: CollectionDocument?
+            var replaced = false
+            let id = change.id
+            if let document = pending[id] {
+                previous = document
+                replaced = true
+                pending[id] = nil
+            } else if let (part, d) = next.locate(id) {
+                if reports { previous = next.parts[part].segment.document(Int(d), decoder: decoder) }
+                replaced = true
+                next.parts[part].deleted.insert(d)
+                next.parts[part].deletedCount += 1
+            }
+            if case .upsert(let document) = change { pending[id] = document }
+            changed = changed || replaced || pending[id] != nil
+            if reports { outcomes.append(CollectionChangeOutcome(change: change, previous: previous)) }
+        }
+        guard changed else {
+            let advanced = next
+            if advanced.sequence != before.sequence { current.withLock { $0 = advanced } }
+            return outcomes
+        }
+        next.version += 1
+        next.revision += 1
+        if let prepared, accepts(prepared, pending: pending) {
+            next.parts.removeAll { $0.liveCount == 0 && !state.merging.contains($0.segment.serial) }
+            next.parts.append(contentsOf: prepared.segments.map { CollectionSnapshot.Part($0) })
+        } else {
+            addRecent(&next, adding: Array(pending.values), merging: state.merging)
+        }
+        let swapped = next
+        current.withLock { $0 = swapped }
         return outcomes
     }
 
@@ -241,7 +297,7 @@ public final class CollectionIndex: Sendable {
     func adoptBodies(_ bodies: [UInt64: SegmentBodies]) {
         guard !bodies.isEmpty else { return }
         writer.withLock { _ in
-            var next = snapshot
+            var next = published
             var changed = false
             for (i, part) in next.parts.enumerated() {
                 guard let inFile = bodies[part.segment.serial], !part.segment.bodies.isInFile else { continue }
