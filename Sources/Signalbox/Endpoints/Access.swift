@@ -77,7 +77,7 @@ struct Access: Sendable {
     /// collection. Reading the settings, the admin keys and the catalog for it was about 4,000
     /// instructions of each uncached `/search` (`Benchmarks/Service/search-instructions.sh`).
     func checkCities(_ request: Request, _ action: AccessAction) throws(HTTPError) {
-        if action.isPublicRead, request.headerFields[.authorization] == nil, request.queryItems(named: "token").isEmpty { return }
+        if action.isPublicRead, request.headerFields.value(of: .authorization) == nil, request.queryItems(named: "token").isEmpty { return }
         _ = try grantCities(request, action)
     }
 
@@ -132,7 +132,7 @@ struct Access: Sendable {
 
     /// `Authorization: Bearer <credential>`, else `?token=` (an `EventSource` cannot set headers).
     private static func credential(of request: Request) throws(HTTPError) -> String? {
-        if let header = request.headerFields[.authorization] {
+        if let header = request.headerFields.value(of: .authorization) {
             // Compared and trimmed as bytes (space and tab): Foundation's `lowercased()` and
             // `trimmingCharacters(in:)` cost about 22,000 instructions a request.
             let bytes = header.utf8, scheme = "bearer ".utf8
