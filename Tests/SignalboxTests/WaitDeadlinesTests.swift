@@ -5,7 +5,7 @@ import Testing
 /// One timer bounds every write's wait for its change (``WaitDeadlines``): a wait nothing
 /// finished ends `false` at its deadline, an earlier deadline added later is not held behind a
 /// later one's timer, and finished waits are dropped.
-@Suite struct WaitDeadlinesTests {
+@Suite(.timeLimit(.minutes(1))) struct WaitDeadlinesTests {
     @Test func aWaitNothingFinishesEndsFalseAtItsDeadline() async {
         let deadlines = WaitDeadlines(label: "test.deadlines")
         let started = DispatchTime.now()
