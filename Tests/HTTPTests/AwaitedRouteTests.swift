@@ -12,12 +12,12 @@ struct AwaitedRouteTests {
     @Test(arguments: TestTransport.all)
     func awaitedWorkAnswersWithItsValueOrItsProblem(over transport: TestTransport) async throws {
         let router = Router()
-        router.get("/value") { _ in Awaited { "done" } }
-        router.put("/documents/:id") { request in
+        router.get("/value") { _ -> Awaited<String> in Awaited { "done" } }
+        router.put("/documents/:id") { request -> Awaited<Response> in
             let id = request.parameters["id"] ?? ""
             return Awaited { Response(status: .noContent, headerFields: [.eTag: "\"\(id)\""]) }
         }
-        router.get("/document") { _ in Awaited { Document(id: "1", title: "One") } }
+        router.get("/document") { _ -> Awaited<Document> in Awaited { Document(id: "1", title: "One") } }
         router.get("/refused") { _ -> Awaited<String> in Awaited { throw HTTPError(.conflict, detail: "busy") } }
         router.get("/crashes") { _ -> Awaited<String> in Awaited { throw CancellationError() } }
         router.get("/throws") { _ -> Awaited<String> in throw HTTPError(.badRequest, detail: "no") }
@@ -49,7 +49,7 @@ struct AwaitedRouteTests {
         let started = Latch(), release = Latch(), finished = Latch()
         let cancelled = Mutex<Bool?>(nil)
         let router = Router()
-        router.put("/write") { _ in
+        router.put("/write") { _ -> Awaited<String> in
             Awaited { () async -> String in
                 started.open()
                 await release.wait()
