@@ -122,6 +122,32 @@ import Testing
         #expect(group.waitingCount == 0)
     }
 
+    /// Back-to-back groups are one busy stretch: `idle` (PostgreSQL: give the shared connection
+    /// back) comes once the groups run out, not between two groups, and before a later write starts
+    /// the next stretch.
+    @Test func idleIsToldOnceTheGroupsRunOutNotBetweenThem() async throws {
+        let gate = Gate()
+        let events = Locked<[String]>([])
+        let group = GroupCommit<Int>(
+            maxBatch: 256, limit: .seconds(86_400), expired: { CancellationError() }, idle: { events.withLock { $0.append("idle") } }
+        ) { items, _ in
+            events.withLock { $0.append("commit \(items)") }
+            if items == [0] { await gate.wait() }  // the others queue behind the first group
+            return 1
+        }
+        let first = Task { try await group.submit(0) }
+        while events.withLock({ $0.isEmpty }) { await Task.yield() }
+        let second = Task { try await group.submit(1) }
+        while group.waitingCount < 1 { await Task.yield() }
+        await gate.release()
+        _ = try await (first.value, second.value)
+        while events.withLock({ $0.count < 3 }) { await Task.yield() }
+        #expect(events.withLock { $0 } == ["commit [0]", "commit [1]", "idle"])
+        _ = try await group.submit(2)
+        while events.withLock({ $0.count < 5 }) { await Task.yield() }
+        #expect(events.withLock { $0 } == ["commit [0]", "commit [1]", "idle", "commit [2]", "idle"])
+    }
+
     /// The SQLite store commits concurrent upserts in groups: each gets its own number, the
     /// numbers are consecutive, and each write is in the store and its change log.
     @Test func concurrentUpsertsToSQLiteGetConsecutiveNumbersAndAreAllStored() async throws {

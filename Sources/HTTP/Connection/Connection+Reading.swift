@@ -177,7 +177,7 @@ extension Connection {
 
     /// `X-Request-ID` as sent, when it is short and printable.
     private static func requestID(from fields: HTTPFields) -> String? {
-        guard let value = fields[.xRequestID], !value.isEmpty, value.utf8.count <= 128,
+        guard let value = fields.value(of: .xRequestID), !value.isEmpty, value.utf8.count <= 128,
               value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         return value
     }

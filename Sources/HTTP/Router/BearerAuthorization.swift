@@ -14,7 +14,7 @@ public struct BearerAuthorization: Sendable {
     /// The key of `keys` that `request` presents; a missing or unknown key is a 401 with a challenge.
     public func key(of request: Request, among keys: [String]) throws(HTTPError) -> String {
         let challenge: HTTPFields = [.wwwAuthenticate: #"Bearer realm="\#(realm)""#]
-        guard let header = request.headerFields[.authorization] else {
+        guard let header = request.headerFields.value(of: .authorization) else {
             throw HTTPError(.unauthorized, detail: "This needs Authorization: Bearer <key>.", headerFields: challenge)
         }
         let scheme = "bearer "

@@ -86,6 +86,14 @@ package struct RouteTable: RequestResponder {
 
     package func respond(to request: Request, sink: ResponseSink) {
         let segments = RoutePattern.segments(of: request.path)
+        // The routes of the request's method first: the first of them that matches is the one the
+        // full walk below would pick, without matching every other method's pattern (about 900
+        // instructions each). The walk is for the rest: HEAD served by GET, 405, 404, OPTIONS.
+        for route in routes where route.method == request.method {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            run(route, parameters, request, sink)
+            return
+        }
         var allowed: [HTTPRequest.Method] = []
         var headFallback: (Router.Route, PathParameters)?
         for route in routes {

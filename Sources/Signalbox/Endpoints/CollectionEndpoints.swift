@@ -138,20 +138,21 @@ struct CollectionEndpoints {
             }
         }
 
-        writes.put("/collections/:name/documents/:id") { request -> Single<WriteReceipt> in
+        writes.put("/collections/:name/documents/:id") { request -> Awaited<WriteReceipt> in
             let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
             if name == citiesCollection {
                 // The cities' documents have their own shape and checks: the one path of `PUT /documents/{id}`.
-                return cities.upsert(try DocumentInput.decode(request, id: id)).mappingStoreErrors()
+                let document = try DocumentInput.decode(request, id: id)
+                return StoreProblem.awaiting { try await cities.commitUpsert(document) }
             }
             try Self.requireJSON(request)
-            return Self.write { try await collections.upsert(name, id: id, json: request.body) }
+            return Self.awaiting { try await collections.upsert(name, id: id, json: request.body) }
         }
 
-        writes.delete("/collections/:name/documents/:id") { request -> Single<WriteReceipt> in
+        writes.delete("/collections/:name/documents/:id") { request -> Awaited<WriteReceipt> in
             let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
-            if name == citiesCollection { return cities.delete(id: id).mappingStoreErrors() }
-            return Self.write { try await collections.delete(name, id: id) }
+            if name == citiesCollection { return StoreProblem.awaiting { try await cities.commitDelete(id: id) } }
+            return Self.awaiting { try await collections.delete(name, id: id) }
         }
 
         writes.post("/collections/:name/documents") { request -> Single<Response> in
@@ -187,6 +188,19 @@ struct CollectionEndpoints {
     /// write is never half done); its errors are answered as problems.
     private static func write<Element: Sendable>(_ work: @escaping @Sendable () async throws -> Element) -> Single<Element> {
         runningToEnd(work) { problem($0) }
+    }
+
+    /// ``write(_:)`` as an `Awaited` answer: no `Single` around the task.
+    private static func awaiting<Element: ResponseEncodable & Sendable>(
+        _ work: @escaping @Sendable () async throws -> Element
+    ) -> Awaited<Element> {
+        Awaited {
+            do {
+                return try await work()
+            } catch {
+                throw problem(error)
+            }
+        }
     }
 
     private static func mapped<T>(_ body: () throws -> T) throws -> T {
@@ -232,13 +246,13 @@ struct CollectionEndpoints {
     }
 
     private static func requireJSON(_ request: Request) throws(HTTPError) {
-        if let type = request.headerFields[.contentType]?.lowercased(), !type.hasPrefix("application/json"), !type.contains("+json") {
+        if let type = request.headerFields.value(of: .contentType)?.lowercased(), !type.hasPrefix("application/json"), !type.contains("+json") {
             throw HTTPError(.unsupportedMediaType, detail: "Send the document as application/json.")
         }
     }
 
     private static func importFormat(_ request: Request) throws(HTTPError) -> ImportSession.Format {
-        let type = (request.headerFields[.contentType] ?? "").lowercased()
+        let type = (request.headerFields.value(of: .contentType) ?? "").lowercased()
         if type.hasPrefix("application/x-ndjson") || type.hasPrefix("application/jsonl") || type.hasPrefix("application/json-seq") || type.hasPrefix("application/jsonlines") {
             return .ndjson
         }

@@ -37,7 +37,7 @@ struct MinimumSequenceGate: Sendable {
         guard request.method == .get || request.method == .head else { return nil }
         let resume = resumePosition(of: request)
         var minimum: Int64 = 0
-        if let text = request.headerFields[Self.field] {
+        if let text = request.headerFields.value(of: Self.field) {
             guard let sequence = Int64(text.trimmingCharacters(in: .whitespaces)), sequence >= 0 else {
                 return .error(HTTPError(.badRequest, detail: "Signalbox-Min-Seq must be a non-negative integer, not \(text)."))
             }
@@ -95,8 +95,8 @@ struct MinimumSequenceGate: Sendable {
     /// The `Last-Event-ID` of a resume this replica must catch up to first: of this store's
     /// epoch (or none given).
     private func resumePosition(of request: Request) -> Int64? {
-        guard let text = request.headerFields[Self.lastEventID], let id = Int64(text), id > 0 else { return nil }
-        let clientEpoch = request.headerFields[Self.epochField] ?? request.queryItems(named: "epoch").first
+        guard let text = request.headerFields.value(of: Self.lastEventID), let id = Int64(text), id > 0 else { return nil }
+        let clientEpoch = request.headerFields.value(of: Self.epochField) ?? request.queryItems(named: "epoch").first
         if let clientEpoch, !clientEpoch.isEmpty, clientEpoch != epoch { return nil }
         return othersCommit || id <= metrics.head ? id : nil
     }

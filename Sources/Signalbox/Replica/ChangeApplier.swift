@@ -266,11 +266,12 @@ final class ChangeApplier: Sendable {
                 return
             }
             offer([change])
-            Self.timerQueue.asyncAfter(deadline: .now() + limit) { waiter.finish(false) }
+            Self.deadlines.add(waiter, deadline: .now() + limit)
         }
     }
 
-    private static let timerQueue = DispatchQueue(label: "signalbox.apply.timers")
+    /// One timer for every write's wait, not one each.
+    private static let deadlines = WaitDeadlines(label: "signalbox.apply.timers")
 
     /// Records that every change through `sequence` is served: ``applied`` takes it, and the
     /// writes waiting for one of them are answered.

@@ -64,23 +64,29 @@ final class GroupCommit<Item: Sendable>: Sendable {
     private let limit: Duration?
     /// The error of a write whose time ran out before its group was taken.
     private let expired: @Sendable () -> any Error
+    /// Told when the groups run out (nothing left to commit): the end of a busy stretch, whose
+    /// groups may share what one group would set up and tear down (PostgreSQL: a pool's lease).
+    private let idle: (@Sendable () -> Void)?
 
     init(maxBatch: Int, commit: @escaping @Sendable ([Item]) async throws -> Int64) {
         self.maxBatch = max(maxBatch, 1)
         self.commit = { items, _ in try await commit(items) }
         limit = nil
         expired = { CancellationError() }
+        idle = nil
     }
 
     /// Every write answered within `limit`: `commit` gets the time the group's oldest write has left.
+    /// `idle` runs (under the queue's lock, before another group can start) once the groups run out.
     init(
-        maxBatch: Int, limit: Duration, expired: @escaping @Sendable () -> any Error,
+        maxBatch: Int, limit: Duration, expired: @escaping @Sendable () -> any Error, idle: (@Sendable () -> Void)? = nil,
         commit: @escaping @Sendable (_ items: [Item], _ within: Duration?) async throws -> Int64
     ) {
         self.maxBatch = max(maxBatch, 1)
         self.commit = commit
         self.limit = limit
         self.expired = expired
+        self.idle = idle
     }
 
     /// The item's sequence number once its batch committed; a cancelled caller stops waiting at once.
@@ -116,6 +122,7 @@ final class GroupCommit<Item: Sendable>: Sendable {
                 let late = state.pending.filter { $0.deadline.map { $0 <= now } ?? false }
                 if !late.isEmpty { state.pending.removeAll { $0.deadline.map { $0 <= now } ?? false } }
                 guard !state.pending.isEmpty else {
+                    idle?()
                     state.flushing = false
                     return ([], late)
                 }

@@ -31,6 +31,8 @@ final class PostgresStore: DocumentStore {
     let origin = String(UInt64.random(in: 1...UInt64.max), radix: 36)
     /// Upserts that arrive while one commits go together in the next.
     private let upserts: GroupCommit<PostgresUpsert>
+    /// The connection the upserts' groups share while they come back to back.
+    private let session = CommitSession()
 
     /// Connects, creates or migrates the schema, and checks that this replica serves the same base data as the others.
     /// Starting may take `startTimeout` (by default three commit limits, at least 15 s): starting
@@ -45,13 +47,23 @@ final class PostgresStore: DocumentStore {
         // Each upsert is answered within the commit's time limit, queued and committed: its group
         // gets the time its oldest write has left, so a group stuck waiting for a connection is
         // given up (and never committed) rather than landing after its clients heard 503.
+        let session = self.session
         upserts = GroupCommit(
-            maxBatch: 256, limit: timeout, expired: { StoreError.unavailable(detail: "PostgreSQL did not commit within \(timeout)") }
+            maxBatch: 256, limit: timeout, expired: { StoreError.unavailable(detail: "PostgreSQL did not commit within \(timeout)") },
+            idle: { session.end() }
         ) { [history = self.history, origin] writes, left in
-            try await Self.within(left ?? timeout, "commit", primary) {
-                try await Self.using(primary) { client in
-                    try await Self.upsertGroup(writes, client: client, history: history, origin: origin, logger: logger)
+            do {
+                return try await Self.within(left ?? timeout, "commit", primary) {
+                    try await Self.leasing(primary) { lease in
+                        let connection = try await session.connection(of: lease)
+                        // Given up while it waited for the connection: never committed after its clients heard 503.
+                        try Task.checkCancellation()
+                        return try await Self.upsertGroup(writes, connection: connection, history: history, origin: origin, logger: logger)
+                    }
                 }
+            } catch {
+                session.end()
+                throw error
             }
         }
         do {
@@ -64,17 +76,26 @@ final class PostgresStore: DocumentStore {
         }
     }
 
-    deinit { primary.close() }
+    deinit {
+        session.end()
+        primary.close()
+    }
 
     func close() async {
+        session.end()
         primary.close()
     }
 
     /// Runs `work` on the primary's pool; a failure that points at the server has its host checked again.
     private static func using<T: Sendable>(_ primary: PostgresPrimary, _ work: (PostgresClient) async throws -> T) async throws -> T {
+        try await leasing(primary) { lease in try await work(lease.client) }
+    }
+
+    /// ``using(_:_:)`` given the lease (which pool it is), not only its client.
+    private static func leasing<T: Sendable>(_ primary: PostgresPrimary, _ work: (PostgresPrimary.Lease) async throws -> T) async throws -> T {
         let lease = try await primary.lease()
         do {
-            return try await work(lease.client)
+            return try await work(lease)
         } catch {
             primary.failed(lease, with: error)
             throw error
@@ -434,11 +455,24 @@ final class PostgresStore: DocumentStore {
     private static func upsertGroup(
         _ writes: [PostgresUpsert], client: PostgresClient, history: Int64, origin: String, logger: Logger
     ) async throws -> Int64 {
-        let statement = UpsertGroupStatement(
-            collections: writes.map(\.collection), ids: writes.map(\.id), bodies: writes.map(\.body), history: history,
-            notifyTail: ChangeNotification.tail(for: writes.map { (.document, $0.collection, $0.id, $0.body) }, origin: origin))
+        let statement = upsertGroupStatement(writes, history: history, origin: origin)
         for try await head in try await client.execute(statement, logger: logger) { return head - Int64(writes.count) + 1 }
         throw StoreError.unavailable(detail: "the commit returned no sequence number")
+    }
+
+    /// ``upsertGroup(_:client:history:origin:logger:)`` on a connection held already (``CommitSession``).
+    private static func upsertGroup(
+        _ writes: [PostgresUpsert], connection: PostgresConnection, history: Int64, origin: String, logger: Logger
+    ) async throws -> Int64 {
+        let statement = upsertGroupStatement(writes, history: history, origin: origin)
+        for try await head in try await connection.execute(statement, logger: logger) { return head - Int64(writes.count) + 1 }
+        throw StoreError.unavailable(detail: "the commit returned no sequence number")
+    }
+
+    private static func upsertGroupStatement(_ writes: [PostgresUpsert], history: Int64, origin: String) -> UpsertGroupStatement {
+        UpsertGroupStatement(
+            collections: writes.map(\.collection), ids: writes.map(\.id), bodies: writes.map(\.body), history: history,
+            notifyTail: ChangeNotification.tail(for: writes.map { (.document, $0.collection, $0.id, $0.body) }, origin: origin))
     }
 
     /// A delete, a schema or a dropped collection: a transaction of its own. The head's row

@@ -10,6 +10,9 @@ final class AppliedWaiter: Sendable {
         self.continuation = Locked(continuation)
     }
 
+    /// Whether nothing has finished it yet.
+    var isWaiting: Bool { continuation.withLock { $0 != nil } }
+
     func finish(_ served: Bool) {
         continuation.withLock { taken in defer { taken = nil }; return taken }?.resume(returning: served)
     }
