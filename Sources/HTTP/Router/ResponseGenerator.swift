@@ -8,7 +8,6 @@ import Rx
 /// | `T: ResponseEncodable` (`Response`, `String`, any `Encodable`) | 200 with `T` encoded, at once |
 /// | `Single<T>` | 200 with `T` encoded, or the problem response for its error |
 /// | `Maybe<T>` | 200 with `T`, or 404 when it completes empty |
-/// | `Awaited<T>` (async work) | `T` encoded once the work returns, or the problem response for its error |
 /// | `Completable` | 204 |
 /// | `Signal<E>`, `Driver<E>` of server-sent events | a `text/event-stream` |
 /// | `Infallible<E>` of server-sent events | the same, for one client's own view of a shared stream |
@@ -28,8 +27,6 @@ public struct Reply: Sendable {
         /// Subscribes through the sink (on the connection's queue); the subscription ends when
         /// the client goes away.
         case subscription(@Sendable (ResponseSink) -> any Disposable)
-        /// Starts work that answers through the sink by itself and is not stopped when the client leaves.
-        case started(@Sendable (ResponseSink) -> Void)
     }
 
     let kind: Kind
@@ -41,15 +38,9 @@ public struct Reply: Sendable {
         Reply(kind: .subscription(subscribe))
     }
 
-    /// `start` begins work that answers through the sink and runs to its end whatever the client does.
-    static func starting(_ start: @escaping @Sendable (ResponseSink) -> Void) -> Reply {
-        Reply(kind: .started(start))
-    }
-
     func answer(through sink: ResponseSink) {
         switch kind {
         case .response(let response): sink.respond(response)
-        case .started(let start): start(sink)
         case .subscription(let subscribe):
             let subscription = subscribe(sink)
             sink.onCancel { subscription.dispose() }

@@ -41,7 +41,7 @@ final class DocumentService: Sendable {
         runningToEnd({ [self] in try await commitDelete(id: id) }, problem: { $0 })
     }
 
-    /// ``upsert(_:)`` as async work, for an endpoint's `Awaited` answer (no `Single` around it).
+    /// ``upsert(_:)`` as async work.
     func commitUpsert(_ document: Document) async throws -> WriteReceipt {
         // Written directly where that gives the encoder's bytes (it cost 49,000 instructions a city).
         let body = try DocumentJSON.body(of: document).map { Data($0) } ?? JSONCoding.encoder.encode(document)

@@ -138,21 +138,20 @@ struct CollectionEndpoints {
             }
         }
 
-        writes.put("/collections/:name/documents/:id") { request -> Awaited<WriteReceipt> in
+        writes.put("/collections/:name/documents/:id") { request -> Single<WriteReceipt> in
             let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
             if name == citiesCollection {
                 // The cities' documents have their own shape and checks: the one path of `PUT /documents/{id}`.
-                let document = try DocumentInput.decode(request, id: id)
-                return StoreProblem.awaiting { try await cities.commitUpsert(document) }
+                return cities.upsert(try DocumentInput.decode(request, id: id)).mappingStoreErrors()
             }
             try Self.requireJSON(request)
-            return Self.awaiting { try await collections.upsert(name, id: id, json: request.body) }
+            return Self.write { try await collections.upsert(name, id: id, json: request.body) }
         }
 
-        writes.delete("/collections/:name/documents/:id") { request -> Awaited<WriteReceipt> in
+        writes.delete("/collections/:name/documents/:id") { request -> Single<WriteReceipt> in
             let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
-            if name == citiesCollection { return StoreProblem.awaiting { try await cities.commitDelete(id: id) } }
-            return Self.awaiting { try await collections.delete(name, id: id) }
+            if name == citiesCollection { return cities.delete(id: id).mappingStoreErrors() }
+            return Self.write { try await collections.delete(name, id: id) }
         }
 
         writes.post("/collections/:name/documents") { request -> Single<Response> in
@@ -188,19 +187,6 @@ struct CollectionEndpoints {
     /// write is never half done); its errors are answered as problems.
     private static func write<Element: Sendable>(_ work: @escaping @Sendable () async throws -> Element) -> Single<Element> {
         runningToEnd(work) { problem($0) }
-    }
-
-    /// ``write(_:)`` as an `Awaited` answer: no `Single` around the task.
-    private static func awaiting<Element: ResponseEncodable & Sendable>(
-        _ work: @escaping @Sendable () async throws -> Element
-    ) -> Awaited<Element> {
-        Awaited {
-            do {
-                return try await work()
-            } catch {
-                throw problem(error)
-            }
-        }
     }
 
     private static func mapped<T>(_ body: () throws -> T) throws -> T {

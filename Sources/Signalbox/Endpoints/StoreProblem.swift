@@ -57,21 +57,6 @@ enum StoreProblem {
     }
 }
 
-extension StoreProblem {
-    /// A write's answer: `work`'s result, or its error as ``httpError(for:)`` makes it.
-    static func awaiting<Element: ResponseEncodable & Sendable>(
-        _ work: @escaping @Sendable () async throws -> Element
-    ) -> Awaited<Element> {
-        Awaited {
-            do {
-                return try await work()
-            } catch {
-                throw httpError(for: error)
-            }
-        }
-    }
-}
-
 extension PrimitiveSequence where Trait == SingleTrait {
     /// The same Single with the domain's errors answered as problems.
     func mappingStoreErrors() -> Single<Element> {
