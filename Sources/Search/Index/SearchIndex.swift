@@ -59,7 +59,8 @@ public final class SearchIndex: Sendable {
             documents: unique, policy: configuration.heavyPolicy, ranking: RankingRules.Levels(configuration.ranking), version: 0))
     }
 
-    private var snapshot: Snapshot { current.withLock { $0 } }
+    /// The current state; what each read works on.
+    var snapshot: Snapshot { current.withLock { $0 } }
 
     /// Number of documents.
     public var count: Int { snapshot.count }
@@ -123,8 +124,16 @@ public final class SearchIndex: Sendable {
         search(prepared.parsed, text: prepared.query.text)
     }
 
+    /// Runs `query` on `snapshot` (one of this index's or one made like them; for tests).
+    func search(_ query: SearchQuery, in snapshot: Snapshot) -> SearchResult {
+        search(ParsedQuery(query), text: query.text, in: snapshot)
+    }
+
     private func search(_ parsed: ParsedQuery, text: String) -> SearchResult {
-        let snapshot = snapshot
+        search(parsed, text: text, in: snapshot)
+    }
+
+    private func search(_ parsed: ParsedQuery, text: String, in snapshot: Snapshot) -> SearchResult {
         guard !parsed.words.isEmpty else { return SearchResult(query: text, total: 0, hits: []) }
         let need = parsed.offset + parsed.limit
         return scratches.withScratch { scratch in
