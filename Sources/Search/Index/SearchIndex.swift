@@ -4,8 +4,8 @@ import Base
 ///
 /// Reads work on an immutable snapshot taken under a very short lock, so a query never waits for
 /// a write to finish. A write builds the next snapshot and swaps it in; writes are serialized.
-/// The snapshot is in layers (`Snapshot`): a write re-indexes only the small delta of the
-/// latest changes; past `Configuration.maxPendingChanges` of them, the delta becomes a middle
+/// The snapshot is in layers (`Snapshot`): a write indexes its own documents and merges them
+/// into the small delta of the latest changes; past `Configuration.maxPendingChanges` of them, the delta becomes a middle
 /// layer of its own, and the newest middle layers merge two by two as they grow (a binary
 /// counter, so a document is re-indexed a few times, not at every delta); past
 /// `maxMiddleDocuments` in the middle layers (or `maxBaseTombstones` base documents hidden), the
@@ -15,7 +15,7 @@ import Base
 public final class SearchIndex: Sendable {
     /// Tuning; the defaults suit the 235,000-city set.
     public struct Configuration: Sendable, Hashable {
-        /// Changed documents kept in the delta (re-indexed by every write) before they become a
+        /// Changed documents kept in the delta (copied by every write's merge) before they become a
         /// middle layer. Default 32: with the middle layers merged two by two, a smaller delta
         /// costs a write less (128 re-indexed about 64 documents a write, a third of a `PUT`'s
         /// instructions one at a time) for one or two more middle layers.
@@ -81,8 +81,8 @@ public final class SearchIndex: Sendable {
     }
 
     /// Makes `changes` in order as one write (a document upserts its id, nil deletes it): the next
-    /// snapshot is built once for all of them, so a batch costs one rebuild of the small delta index
-    /// instead of one per document. Visible to the next query, all at once.
+    /// snapshot is built once for all of them, so a batch costs one merge into the small delta
+    /// index instead of one per document. Visible to the next query, all at once.
     public func apply(_ changes: [(id: String, document: Document?)]) {
         guard !changes.isEmpty else { return }
         write { $0.applying(changes) }
