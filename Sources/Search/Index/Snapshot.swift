@@ -2,10 +2,10 @@
 /// base core built rarely (with precomputed prefixes), middle cores that collect the documents
 /// changed since, and a small delta core of the newest changes (each write's run merged into it,
 /// ``applying(_:)``). Every `maxPendingChanges` changes the delta becomes a middle core of its
-/// own, and the newest middle cores merge while the newer is at least as large as the one before it (a binary counter): a
-/// document is re-indexed about log2(middle documents / delta size) times on its way to the base,
-/// not once per delta as with one middle core, which cost most of a replica's applying (issue 27
-/// part 4). A document is visible in at most one layer; the older layers hide the versions
+/// own, and the newest middle cores merge while the newer is at least as large as the one before
+/// it (a binary counter): a document is merged about log2(middle documents / delta size) times on
+/// its way to the base, not once per delta as with one middle core, which cost most of a
+/// replica's applying (issue 27 part 4). A document is visible in at most one layer; the older layers hide the versions
 /// replaced or deleted since they were built (tombstones).
 final class Snapshot: Sendable {
     let base: IndexLayer
