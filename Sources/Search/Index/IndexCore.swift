@@ -458,7 +458,9 @@ struct TokenizedChunk: Sendable {
 
     /// Tokenizes `documents` on all cores, in order.
     static func tokenize(_ documents: [Document]) -> [TokenizedChunk] {
-        let count = documents.count < 4_096 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
+        // A write's run (a few documents): on this thread, no dispatch to wake the pool for.
+        if documents.count < 4_096 { return [TokenizedChunk(documents[...])] }
+        let count = max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
         let size = (documents.count + count - 1) / max(count, 1)
         let results = Locked<[TokenizedChunk?]>(Array(repeating: nil, count: count))
         DispatchQueue.concurrentPerform(iterations: count) { i in
