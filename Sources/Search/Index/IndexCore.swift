@@ -118,15 +118,6 @@ final class IndexCore: Sendable {
         return IndexCore(plain, heavy: HeavyPrefixes(core: plain, policy: heavyPolicy))
     }
 
-    /// A core without precomputed prefixes over `documents` (in this order before the rank's),
-    /// each read back from the core that indexed it already (`sources[i]`), or tokenized where
-    /// that is nil: a write's delta takes the documents the previous delta held from there and
-    /// tokenizes only the write's own (issue 27 part 4).
-    static func build(_ documents: [Document], sources: [TokenizedChunk.Source?], ranking: RankingRules.Levels) -> IndexCore {
-        let plain = IndexCore(documents: documents, ranking: ranking, sources: sources)
-        return IndexCore(plain, heavy: HeavyPrefixes(core: plain, policy: HeavyPrefixes.Policy(maxUnits: 0)))
-    }
-
     /// `sources`: where each of `unordered` was indexed before (see ``build(reindexing:heavyPolicy:ranking:)``), or nil to tokenize.
     private init(documents unordered: [Document], ranking: RankingRules.Levels, sources: [TokenizedChunk.Source?]? = nil) {
         precondition(unordered.count <= Self.maxDocuments, "more than \(Self.maxDocuments) documents in one index")
@@ -218,42 +209,78 @@ final class IndexCore: Sendable {
         self.termUnits = termUnits
         self.termStarts = termStarts
         termKeys = sortKeys.map(\.key)
-        runEnds = (1...3).map { depth in
+        runEnds = Self.runEnds(termKeys)
+
+        // 3. Postings (counting sort by term; documents visited in order keep each list sorted).
+        var docTerms = [UInt32](repeating: 0, count: provisional.count)
+        for (i, entry) in provisional.enumerated() {
+            docTerms[i] = renumber[Int(entry >> 5)] | (entry & 0x1F) << Self.flagShift
+        }
+        (postings, postingStarts) = Self.postings(docTerms: docTerms, docTermStarts: provisionalStarts, termCount: termCount)
+        self.docTerms = docTerms
+        self.docTermStarts = provisionalStarts
+        views = TermViews(termUnits: termUnits, termStarts: termStarts, termKeys: termKeys)
+        self.heavy = HeavyPrefixes()
+    }
+
+    /// A core from its parts, without precomputed prefixes: what a merge of cores makes
+    /// (`IndexCore+Merge.swift`). `documents` by rank, the terms sorted, `docTerms` with flags.
+    init(
+        documents: [Document], ranks: [Double], rankOffsets: [UInt64], countries: [UInt16],
+        termUnits: [UInt16], termStarts: [UInt32], termKeys: [UInt64], docTerms: [UInt32], docTermStarts: [UInt32],
+        nameHashes: [UInt64], nameHashStarts: [UInt32], views: TermViews, ranking: RankingRules.Levels
+    ) {
+        self.documents = documents
+        self.ranks = ranks
+        self.rankOffsets = rankOffsets
+        self.countries = countries
+        self.termUnits = termUnits
+        self.termStarts = termStarts
+        self.termKeys = termKeys
+        runEnds = Self.runEnds(termKeys)
+        (postings, postingStarts) = Self.postings(docTerms: docTerms, docTermStarts: docTermStarts, termCount: termKeys.count)
+        self.docTerms = docTerms
+        self.docTermStarts = docTermStarts
+        self.nameHashes = nameHashes
+        self.nameHashStarts = nameHashStarts
+        self.views = views
+        self.ranking = ranking
+        heavy = HeavyPrefixes()
+    }
+
+    /// `runEnds` of sorted terms with these packed keys.
+    private static func runEnds(_ termKeys: [UInt64]) -> [[UInt32]] {
+        let termCount = termKeys.count
+        return (1...3).map { depth in
             let shift = UInt64(16 * (3 - depth))
             var ends = [UInt32](repeating: 0, count: termCount)
             var t = termCount - 1
             while t >= 0 {
-                let same = t + 1 < termCount && sortKeys[t + 1].key >> shift == sortKeys[t].key >> shift
+                let same = t + 1 < termCount && termKeys[t + 1] >> shift == termKeys[t] >> shift
                 ends[t] = same ? ends[t + 1] : UInt32(t + 1)
                 t -= 1
             }
             return ends
         }
+    }
 
-        // 3. Postings (counting sort by term; documents visited in order keep each list sorted).
-        var postingStarts = [UInt32](repeating: 0, count: termCount + 1)
-        var docTerms = [UInt32](repeating: 0, count: provisional.count)
-        for (i, entry) in provisional.enumerated() {
-            let term = renumber[Int(entry >> 5)]
-            docTerms[i] = term | (entry & 0x1F) << Self.flagShift
-            postingStarts[Int(term) + 1] += 1
-        }
-        for t in 0..<termCount { postingStarts[t + 1] += postingStarts[t] }
-        var fill = postingStarts
-        var postings = [UInt32](repeating: 0, count: provisional.count)
-        for d in 0..<documents.count {
-            for i in Int(provisionalStarts[d])..<Int(provisionalStarts[d + 1]) {
-                let term = Int(docTerms[i] & Self.docMask)
-                postings[Int(fill[term])] = UInt32(d) | (provisional[i] & 0x1F) << Self.flagShift
+    /// The postings of a forward index (a counting sort by term: documents visited in order keep
+    /// each list sorted), each with the flags its document's entry has.
+    private static func postings(docTerms: [UInt32], docTermStarts: [UInt32], termCount: Int) -> (postings: [UInt32], starts: [UInt32]) {
+        var starts = [UInt32](repeating: 0, count: termCount + 1)
+        for entry in docTerms { starts[Int(entry & docMask) + 1] += 1 }
+        for t in 0..<termCount { starts[t + 1] += starts[t] }
+        var fill = starts
+        var postings = [UInt32](repeating: 0, count: docTerms.count)
+        for d in 0..<docTermStarts.count - 1 {
+            for i in Int(docTermStarts[d])..<Int(docTermStarts[d + 1]) {
+                let entry = docTerms[i]
+                let term = Int(entry & docMask)
+                postings[Int(fill[term])] = UInt32(d) | entry & ~docMask
                 fill[term] += 1
             }
         }
-        self.postings = postings
-        self.postingStarts = postingStarts
-        self.docTerms = docTerms
-        self.docTermStarts = provisionalStarts
-        views = TermViews(termUnits: termUnits, termStarts: termStarts, termKeys: termKeys)
-        self.heavy = HeavyPrefixes()
+        return (postings, starts)
     }
 
     // MARK: Terms
@@ -431,7 +458,9 @@ struct TokenizedChunk: Sendable {
 
     /// Tokenizes `documents` on all cores, in order.
     static func tokenize(_ documents: [Document]) -> [TokenizedChunk] {
-        let count = documents.count < 4_096 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
+        // A write's run (a few documents): on this thread, no dispatch to wake the pool for.
+        if documents.count < 4_096 { return [TokenizedChunk(documents[...])] }
+        let count = max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
         let size = (documents.count + count - 1) / max(count, 1)
         let results = Locked<[TokenizedChunk?]>(Array(repeating: nil, count: count))
         DispatchQueue.concurrentPerform(iterations: count) { i in

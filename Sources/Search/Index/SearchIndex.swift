@@ -4,8 +4,8 @@ import Base
 ///
 /// Reads work on an immutable snapshot taken under a very short lock, so a query never waits for
 /// a write to finish. A write builds the next snapshot and swaps it in; writes are serialized.
-/// The snapshot is in layers (`Snapshot`): a write re-indexes only the small delta of the
-/// latest changes; past `Configuration.maxPendingChanges` of them, the delta becomes a middle
+/// The snapshot is in layers (`Snapshot`): a write indexes its own documents and merges them
+/// into the small delta of the latest changes; past `Configuration.maxPendingChanges` of them, the delta becomes a middle
 /// layer of its own, and the newest middle layers merge two by two as they grow (a binary
 /// counter, so a document is re-indexed a few times, not at every delta); past
 /// `maxMiddleDocuments` in the middle layers (or `maxBaseTombstones` base documents hidden), the
@@ -15,7 +15,7 @@ import Base
 public final class SearchIndex: Sendable {
     /// Tuning; the defaults suit the 235,000-city set.
     public struct Configuration: Sendable, Hashable {
-        /// Changed documents kept in the delta (re-indexed by every write) before they become a
+        /// Changed documents kept in the delta (copied by every write's merge) before they become a
         /// middle layer. Default 32: with the middle layers merged two by two, a smaller delta
         /// costs a write less (128 re-indexed about 64 documents a write, a third of a `PUT`'s
         /// instructions one at a time) for one or two more middle layers.
@@ -59,7 +59,8 @@ public final class SearchIndex: Sendable {
             documents: unique, policy: configuration.heavyPolicy, ranking: RankingRules.Levels(configuration.ranking), version: 0))
     }
 
-    private var snapshot: Snapshot { current.withLock { $0 } }
+    /// The current state; what each read works on.
+    var snapshot: Snapshot { current.withLock { $0 } }
 
     /// Number of documents.
     public var count: Int { snapshot.count }
@@ -80,8 +81,8 @@ public final class SearchIndex: Sendable {
     }
 
     /// Makes `changes` in order as one write (a document upserts its id, nil deletes it): the next
-    /// snapshot is built once for all of them, so a batch costs one rebuild of the small delta index
-    /// instead of one per document. Visible to the next query, all at once.
+    /// snapshot is built once for all of them, so a batch costs one merge into the small delta
+    /// index instead of one per document. Visible to the next query, all at once.
     public func apply(_ changes: [(id: String, document: Document?)]) {
         guard !changes.isEmpty else { return }
         write { $0.applying(changes) }
@@ -123,8 +124,16 @@ public final class SearchIndex: Sendable {
         search(prepared.parsed, text: prepared.query.text)
     }
 
+    /// Runs `query` on `snapshot` (one of this index's or one made like them; for tests).
+    func search(_ query: SearchQuery, in snapshot: Snapshot) -> SearchResult {
+        search(ParsedQuery(query), text: query.text, in: snapshot)
+    }
+
     private func search(_ parsed: ParsedQuery, text: String) -> SearchResult {
-        let snapshot = snapshot
+        search(parsed, text: text, in: snapshot)
+    }
+
+    private func search(_ parsed: ParsedQuery, text: String, in snapshot: Snapshot) -> SearchResult {
         guard !parsed.words.isEmpty else { return SearchResult(query: text, total: 0, hits: []) }
         let need = parsed.offset + parsed.limit
         return scratches.withScratch { scratch in

@@ -1,11 +1,11 @@
 /// One immutable state of a `SearchIndex`, in layers so that no write re-indexes much: a large
 /// base core built rarely (with precomputed prefixes), middle cores that collect the documents
-/// changed since, and a small delta core of the newest changes (rebuilt on each write). Every
-/// `maxPendingChanges` changes the delta becomes a middle core of its own, and the newest middle
-/// cores merge while the newer is at least as large as the one before it (a binary counter): a
-/// document is re-indexed about log2(middle documents / delta size) times on its way to the base,
-/// not once per delta as with one middle core, which cost most of a replica's applying (issue 27
-/// part 4). A document is visible in at most one layer; the older layers hide the versions
+/// changed since, and a small delta core of the newest changes (each write's run merged into it,
+/// ``applying(_:)``). Every `maxPendingChanges` changes the delta becomes a middle core of its
+/// own, and the newest middle cores merge while the newer is at least as large as the one before
+/// it (a binary counter): a document is merged about log2(middle documents / delta size) times on
+/// its way to the base, not once per delta as with one middle core, which cost most of a
+/// replica's applying (issue 27 part 4). A document is visible in at most one layer; the older layers hide the versions
 /// replaced or deleted since they were built (tombstones).
 final class Snapshot: Sendable {
     let base: IndexLayer
@@ -15,13 +15,18 @@ final class Snapshot: Sendable {
     let pending: [String: Document]
     let delta: IndexCore
     let version: UInt64
+    /// Every pending document is filed under its own id, so the delta's documents are ordered by
+    /// rank, then id, with no id twice: a run can be merged into it (``applying(_:)``). A caller
+    /// may file a document under another id; the delta is then built from all of them, as before.
+    let pendingFiledByID: Bool
 
-    init(base: IndexLayer, middles: [IndexLayer], pending: [String: Document], delta: IndexCore, version: UInt64) {
+    init(base: IndexLayer, middles: [IndexLayer], pending: [String: Document], delta: IndexCore, version: UInt64, pendingFiledByID: Bool = true) {
         self.base = base
         self.middles = middles
         self.pending = pending
         self.delta = delta
         self.version = version
+        self.pendingFiledByID = pendingFiledByID
     }
 
     /// A fresh snapshot over `documents` (ids unique), all in the base.
@@ -72,11 +77,12 @@ final class Snapshot: Sendable {
     }
 
     /// This snapshot with `changes` made in order (a document upserts its id, nil deletes it) and
-    /// the delta rebuilt once for all of them; nil when none changes anything (deletes of unknown ids).
+    /// the run merged into the delta once for all of them; nil when none changes anything (deletes
+    /// of unknown ids).
     func applying(_ changes: [(id: String, document: Document?)]) -> Snapshot? {
         var base = base, middles = middles, pending = pending
         var made: UInt64 = 0
-        var deltaChanged = false
+        var deltaChanged = false, filedByID = pendingFiledByID
         for (id, document) in changes {
             // Visible in one layer at most: the base's or middle's version is hidden for good.
             var hidden = base.hide(id)
@@ -84,6 +90,7 @@ final class Snapshot: Sendable {
             if let document {
                 pending[id] = document
                 deltaChanged = true
+                filedByID = filedByID && document.id == id
                 made += 1
             } else if pending.removeValue(forKey: id) != nil {
                 deltaChanged = true
@@ -93,42 +100,51 @@ final class Snapshot: Sendable {
             }
         }
         guard made > 0 else { return nil }
-        let delta = deltaChanged ? deltaCore(pending, changed: changes) : delta
-        return Snapshot(base: base, middles: middles, pending: pending, delta: delta, version: version + made)
+        let delta = !deltaChanged ? delta
+            : filedByID ? appendedDelta(pending, changed: changes) : Self.deltaCore(Array(pending.values), ranking: ranking)
+        return Snapshot(base: base, middles: middles, pending: pending, delta: delta, version: version + made, pendingFiledByID: filedByID)
     }
 
-    /// The delta over `pending` after `changes`: the documents this delta holds and `changes` left
-    /// alone are read back from it, only the changed ones tokenized (a write's run is a few
-    /// documents, the delta up to `maxPendingChanges`: tokenizing them all again was most of its
-    /// rebuild). The same core as ``deltaCore(_:ranking:)`` builds.
-    private func deltaCore(_ pending: [String: Document], changed changes: [(id: String, document: Document?)]) -> IndexCore {
-        var held = [String: Int](minimumCapacity: delta.count)
-        for (number, document) in delta.documents.enumerated() { held[document.id] = number }
-        // Two documents with one id (filed under other ids by a caller): all tokenized, as before.
-        if held.count != delta.count { held = [:] }
-        for change in changes { held[change.id] = nil }
-        let documents = pending.sorted { $0.value.id < $1.value.id }
-        return IndexCore.build(
-            documents.map(\.value),
-            sources: documents.map { id, document in
-                held[id].flatMap { document.id == id ? TokenizedChunk.Source(core: delta, number: $0) : nil }
-            },
-            ranking: ranking)
+    /// Runs of up to this many changes find their ids by comparing, larger ones through a set.
+    private static let smallRun = 16
+
+    /// The delta with the run `changes` in it: the documents it holds that the run left alone,
+    /// merged with a core of the run's own documents (``IndexCore/merging(_:_:equalRanks:)``).
+    /// Only the run is tokenized and built; the held documents' terms, postings and views are
+    /// copied in order, not built again (a rebuild of the delta of up to `maxPendingChanges`
+    /// documents was most of a write's index work on every replica, issue 27 part 4). The same
+    /// core as ``deltaCore(_:ranking:)`` builds over `pending`.
+    private func appendedDelta(_ pending: [String: Document], changed changes: [(id: String, document: Document?)]) -> IndexCore {
+        let held: [Int], runIDs: [String]
+        if changes.count <= Self.smallRun {
+            // A few changes against a few dozen documents: compared, not hashed.
+            var ids: [String] = []
+            ids.reserveCapacity(changes.count)
+            for change in changes where !ids.contains(change.id) { ids.append(change.id) }
+            runIDs = ids
+            held = delta.documents.indices.filter { !ids.contains(delta.documents[$0].id) }
+        } else {
+            let ids = Set(changes.map(\.id))
+            runIDs = Array(ids)
+            held = delta.documents.indices.filter { !ids.contains(delta.documents[$0].id) }
+        }
+        let run = Self.deltaCore(runIDs.compactMap { pending[$0] }, ranking: ranking)
+        return IndexCore.merging((delta, held), (run, Array(0..<run.count)), equalRanks: .byID)
     }
 
     /// The delta's documents moved into a middle layer of their own; then the two newest middle
     /// layers merge while the newer has at least as many live documents as the older.
     /// The delta's core is the new layer's as it is: it indexes exactly the pending documents.
-    /// A merge reads its documents' terms back from the two layers' cores (no tokenizing).
+    /// A merge merges the two layers' cores' structures (``IndexCore/merging(_:_:equalRanks:)``:
+    /// no tokenizing, interning or sorting again).
     func mergingDelta() -> Snapshot {
         var middles = middles
         middles.append(IndexLayer(delta))
         while middles.count >= 2, middles[middles.count - 1].liveCount >= middles[middles.count - 2].liveCount {
             let newer = middles.removeLast(), older = middles.removeLast()
             // The older layer's documents first: equal ranks keep the order they had across the two.
-            middles.append(IndexLayer(IndexCore.build(
-                reindexing: [(older.core, older.liveNumbers), (newer.core, newer.liveNumbers)],
-                heavyPolicy: HeavyPrefixes.Policy(maxUnits: 0), ranking: ranking)))
+            middles.append(IndexLayer(IndexCore.merging(
+                (older.core, older.liveNumbers), (newer.core, newer.liveNumbers), equalRanks: .olderFirst)))
         }
         return Snapshot(base: base, middles: middles, pending: [:], delta: Self.deltaCore([], ranking: ranking), version: version)
     }

@@ -40,18 +40,7 @@ struct TermViews: Sendable {
                 entries.append((key, UInt32(term)))
             }
             entries.sort { a, b in
-                if a.key != b.key { return a.key < b.key }
-                let (x, y) = (Int(a.term), Int(b.term))
-                let (xLength, yLength) = (Int(termStarts[x + 1] - termStarts[x]), Int(termStarts[y + 1] - termStarts[y]))
-                var k = 4
-                while true {
-                    let (p, q) = (position(k), position(k))
-                    let (xEnd, yEnd) = (p >= xLength, q >= yLength)
-                    if xEnd || yEnd { return xEnd && !yEnd || (xEnd && yEnd && x < y) }
-                    let (u, v) = (unit(x, p), unit(y, q))
-                    if u != v { return u < v }
-                    k += 1
-                }
+                Self.precedes(Int(a.term), a.key, Int(b.term), b.key, skipping: skipped, termUnits: termUnits, termStarts: termStarts)
             }
             let lengths = entries.map { entry -> UInt8 in
                 let length = Int(termStarts[Int(entry.term) + 1] - termStarts[Int(entry.term)])
@@ -68,6 +57,25 @@ struct TermViews: Sendable {
         tailRank = inverse(tailOrder)
         (skipOrder, skipKeys, skipLengths) = sorted(skipping: 1)
         skipRank = inverse(skipOrder)
+    }
+
+    /// Whether term `x` (its key in this order `xKey`) comes before term `y` in the order that
+    /// skips unit `skipped` (0: `tail`, 1: `skipSecond`); equal keys by term number.
+    @inline(__always)
+    static func precedes(
+        _ x: Int, _ xKey: UInt64, _ y: Int, _ yKey: UInt64, skipping skipped: Int, termUnits: [UInt16], termStarts: [UInt32]
+    ) -> Bool {
+        if xKey != yKey { return xKey < yKey }
+        let (xStart, yStart) = (Int(termStarts[x]), Int(termStarts[y]))
+        let (xLength, yLength) = (Int(termStarts[x + 1]) - xStart, Int(termStarts[y + 1]) - yStart)
+        var p = 5  // key positions 4 on read term positions 5 on (`skipped` < 4 is before them)
+        while true {
+            let (xEnd, yEnd) = (p >= xLength, p >= yLength)
+            if xEnd || yEnd { return xEnd && !yEnd || (xEnd && yEnd && x < y) }
+            let (u, v) = (termUnits[xStart + p], termUnits[yStart + p])
+            if u != v { return u < v }
+            p += 1
+        }
     }
 
     /// The term at `position` of `view`'s order.
