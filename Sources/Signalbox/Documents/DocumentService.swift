@@ -31,25 +31,15 @@ final class DocumentService: Sendable {
         }
     }
 
-    /// Stores `document` durably, then makes it visible; succeeds with the change's sequence number.
-    func upsert(_ document: Document) -> Single<WriteReceipt> {
-        runningToEnd({ [self] in try await commitUpsert(document) }, problem: { $0 })
-    }
-
-    /// Deletes the document with `id`; fails with ``DocumentNotFound`` when there is none.
-    func delete(id: String) -> Single<WriteReceipt> {
-        runningToEnd({ [self] in try await commitDelete(id: id) }, problem: { $0 })
-    }
-
-    /// ``upsert(_:)`` as async work.
-    func commitUpsert(_ document: Document) async throws -> WriteReceipt {
+    /// Stores `document` durably, then makes it visible; returns the change's sequence number.
+    func upsert(_ document: Document) async throws -> WriteReceipt {
         // Written directly where that gives the encoder's bytes (it cost 49,000 instructions a city).
         let body = try DocumentJSON.body(of: document).map { Data($0) } ?? JSONCoding.encoder.encode(document)
         return try await commitAndApply(.upsert(id: document.id, body: body), document: document)
     }
 
-    /// ``delete(id:)`` as async work.
-    func commitDelete(id: String) async throws -> WriteReceipt {
+    /// Deletes the document with `id`; throws ``DocumentNotFound`` when there is none.
+    func delete(id: String) async throws -> WriteReceipt {
         // With no row in the store for `id`, this replica's index has it exactly when the base data has.
         try await commitAndApply(.delete(id: id, inBaseData: index.document(id: id) != nil), document: nil)
     }

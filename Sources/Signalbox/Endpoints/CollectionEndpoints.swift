@@ -142,7 +142,8 @@ struct CollectionEndpoints {
             let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
             if name == citiesCollection {
                 // The cities' documents have their own shape and checks: the one path of `PUT /documents/{id}`.
-                return cities.upsert(try DocumentInput.decode(request, id: id)).mappingStoreErrors()
+                let document = try DocumentInput.decode(request, id: id)
+                return StoreProblem.write { try await cities.upsert(document) }
             }
             try Self.requireJSON(request)
             return Self.write { try await collections.upsert(name, id: id, json: request.body) }
@@ -150,7 +151,7 @@ struct CollectionEndpoints {
 
         writes.delete("/collections/:name/documents/:id") { request -> Single<WriteReceipt> in
             let name = request.parameters["name"] ?? "", id = request.parameters["id"] ?? ""
-            if name == citiesCollection { return cities.delete(id: id).mappingStoreErrors() }
+            if name == citiesCollection { return StoreProblem.write { try await cities.delete(id: id) } }
             return Self.write { try await collections.delete(name, id: id) }
         }
 

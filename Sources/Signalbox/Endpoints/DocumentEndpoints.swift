@@ -17,11 +17,13 @@ struct DocumentEndpoints {
 
         let writes = router.checking(access.requiring(.documentsWrite, collection: citiesCollection))
         writes.put("/documents/:id") { request -> Single<WriteReceipt> in
-            documents.upsert(try DocumentInput.decode(request, id: request.parameters["id"] ?? "")).mappingStoreErrors()
+            let document = try DocumentInput.decode(request, id: request.parameters["id"] ?? "")
+            return StoreProblem.write { try await documents.upsert(document) }
         }
 
         writes.delete("/documents/:id") { request -> Single<WriteReceipt> in
-            documents.delete(id: request.parameters["id"] ?? "").mappingStoreErrors()
+            let id = request.parameters["id"] ?? ""
+            return StoreProblem.write { try await documents.delete(id: id) }
         }
     }
 }

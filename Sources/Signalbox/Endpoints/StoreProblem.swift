@@ -57,9 +57,10 @@ enum StoreProblem {
     }
 }
 
-extension PrimitiveSequence where Trait == SingleTrait {
-    /// The same Single with the domain's errors answered as problems.
-    func mappingStoreErrors() -> Single<Element> {
-        asObservable().catch { throw StoreProblem.httpError(for: $0) }.asSingle()
+extension StoreProblem {
+    /// A write's answer: a `Single` of `work`, run to its end even if the client leaves, what it
+    /// throws answered as ``httpError(for:)`` makes it (one `Single`, no operator chain around it).
+    static func write<Element: Sendable>(_ work: @escaping @Sendable () async throws -> Element) -> Single<Element> {
+        runningToEnd(work, problem: httpError(for:))
     }
 }
