@@ -455,9 +455,9 @@ final class PostgresStore: DocumentStore {
     private static func upsertGroup(
         _ writes: [PostgresUpsert], client: PostgresClient, history: Int64, origin: String, logger: Logger
     ) async throws -> Int64 {
-        let statement = upsertGroupStatement(writes, history: history, origin: origin)
-        for try await head in try await client.execute(statement, logger: logger) { return head - Int64(writes.count) + 1 }
-        throw StoreError.unavailable(detail: "the commit returned no sequence number")
+        try await client.withConnection { connection in
+            try await upsertGroup(writes, connection: connection, history: history, origin: origin, logger: logger)
+        }
     }
 
     /// ``upsertGroup(_:client:history:origin:logger:)`` on a connection held already (``CommitSession``).
