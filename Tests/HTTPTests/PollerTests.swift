@@ -22,7 +22,7 @@ struct PollerTests {
         init() {
             let (stream, continuation) = AsyncStream.makeStream(of: Readiness.self)
             self.stream = stream
-            poller = Poller(label: "poller-test.wait", queue: queue) { batch in
+            poller = Poller(name: "poller-test", queue: queue) { batch in
                 for readiness in batch { continuation.yield(readiness) }
             }
         }

@@ -49,7 +49,7 @@ final class Worker: ConnectionHost, @unchecked Sendable {
         queue = DispatchQueue(label: "signalbox.http.worker.\(index)", qos: .userInteractive)
         eventScheduler = SerialDispatchQueueScheduler(queue: queue, internalSerialQueueName: "signalbox.http.worker.\(index).events")
         // Weak: a server dropped without shutdown() releases its workers; deinit then stops the poller.
-        poller = Poller(label: "signalbox.http.poller.\(index)", queue: queue) { [weak self] batch in
+        poller = Poller(name: "http-poller-\(index)", queue: queue) { [weak self] batch in
             self?.deliver(batch)
         }
         queue.setSpecific(key: Self.key, value: ObjectIdentifier(self))

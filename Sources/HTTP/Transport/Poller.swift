@@ -1,3 +1,4 @@
+import Base
 import Dispatch
 #if canImport(Glibc)
 import CEpoll
@@ -33,13 +34,17 @@ struct Readiness: Sendable {
 final class Poller: Sendable {
     private let descriptors: Descriptors
 
-    /// Starts the waiting thread; `deliver` runs on `queue` with each batch, in order.
-    init(label: String, queue: DispatchQueue, deliver: @escaping @Sendable ([Readiness]) -> Void) {
+    /// Starts the waiting thread, named `name` (at most ``OwnThread/maxNameBytes``); `deliver`
+    /// runs on `queue` with each batch, in order.
+    init(name: String, queue: DispatchQueue, deliver: @escaping @Sendable ([Readiness]) -> Void) {
         let descriptors = Descriptors()
         self.descriptors = descriptors
         Self.watch(descriptors.wakeRead, in: descriptors.poll)
         // The loop holds the descriptors too: they are closed when both it and the poller are gone.
-        DispatchQueue(label: label, qos: .userInteractive).async {
+        // On a thread of its own, not a Dispatch queue's: the loop blocks in the poll for the
+        // server's life, and Dispatch has at most 255 threads for all its queues; a process with
+        // that many pollers (the tests' servers, all at once) had none left to run any queue.
+        OwnThread.start(name: name) {
             Self.run(descriptors, queue: queue, deliver: deliver)
         }
     }
