@@ -61,4 +61,29 @@ import Testing
         #expect(await last.value == false)
         #expect(deadlines.heldCount == 0)
     }
+
+    /// A wait still waiting at the front must not keep every finished one behind it.
+    @Test func finishedWaitsBehindOneStillWaitingAreSweptOut() async {
+        let deadlines = WaitDeadlines(label: "test.deadlines")
+        let front = Locked<AppliedWaiter?>(nil)
+        let frontResult = Task {
+            await withCheckedContinuation { continuation in
+                let waiter = AppliedWaiter(continuation)
+                front.withLock { $0 = waiter }
+                deadlines.add(waiter, deadline: .now() + .seconds(86_400))
+            }
+        }
+        while front.withLock({ $0 == nil }) { await Task.yield() }
+        for _ in 0..<5_000 {
+            let served = await withCheckedContinuation { continuation in
+                let waiter = AppliedWaiter(continuation)
+                deadlines.add(waiter, deadline: .now() + .seconds(86_400))
+                waiter.finish(true)
+            }
+            #expect(served)
+        }
+        #expect(deadlines.heldCount <= 2_048)
+        front.withLock { $0 }?.finish(true)
+        #expect(await frontResult.value == true)
+    }
 }

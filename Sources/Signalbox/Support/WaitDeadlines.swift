@@ -10,7 +10,9 @@ import Dispatch
 ///
 /// The waits are kept in deadline order (they come mostly in that order already), those
 /// finished are dropped from the front as new ones come, and one timer is armed for the
-/// earliest deadline still waiting.
+/// earliest deadline still waiting. Behind one wait still waiting at the front, the finished
+/// ones are swept out whenever the queue has doubled since the last sweep: at thousands of
+/// writes a second they would otherwise pile up for the whole `writes.applyWait`.
 final class WaitDeadlines: Sendable {
     private struct Entry {
         let deadline: DispatchTime
@@ -21,7 +23,11 @@ final class WaitDeadlines: Sendable {
         var entries: Deque<Entry> = []
         /// The deadline the timer is armed for, if it is.
         var armed: DispatchTime?
+        /// The queue's length at which the finished waits behind the front are swept out.
+        var sweepAt = WaitDeadlines.smallestSweep
     }
+
+    private static let smallestSweep = 1024
 
     private let state = Locked(State())
     private let queue: DispatchQueue
@@ -34,6 +40,10 @@ final class WaitDeadlines: Sendable {
     func add(_ waiter: AppliedWaiter, deadline: DispatchTime) {
         let arm = state.withLock { state -> Bool in
             while let first = state.entries.first, !first.waiter.isWaiting { state.entries.removeFirst() }
+            if state.entries.count >= state.sweepAt {
+                state.entries.removeAll { !$0.waiter.isWaiting }
+                state.sweepAt = max(Self.smallestSweep, state.entries.count * 2)
+            }
             var position = state.entries.endIndex
             while position > state.entries.startIndex, state.entries[position - 1].deadline > deadline { position -= 1 }
             state.entries.insert(Entry(deadline: deadline, waiter: waiter), at: position)
