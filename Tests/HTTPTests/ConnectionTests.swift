@@ -63,7 +63,9 @@ struct ConnectionTests {
     /// head got no 408, the connection was closed unanswered as if idle). The sweep runs here on
     /// the worker's queue right after the bytes are sent, so no readiness report can come first.
     @Test func bytesWaitingWhenTheIdleTimeoutRunsOutAreReadFirst() async throws {
-        try await Self.router().withTestClient(.live(settings: ServerSettings(idleTimeout: .seconds(30)), workerCount: 1)) { client in
+        // The real idle timeout must not pass meanwhile, also on a slow (sanitized, loaded) run.
+        let idle = TestTime.scaled(seconds: 30)
+        try await Self.router().withTestClient(.live(settings: ServerSettings(idleTimeout: .seconds(idle)), workerCount: 1)) { client in
             let connection = try client.connect(receiveTimeout: .seconds(3))
             try await connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await connection.readResponse().status == 200)
@@ -71,7 +73,7 @@ struct ConnectionTests {
             try client.liveServer.onEachWorker { worker in
                 // On the worker's queue: the poller's report of these bytes cannot run before the sweep.
                 #expect(systemSend(connection.descriptor, request) == request.count)
-                worker.sweep(now: MonotonicClock.nanoseconds() + 31_000_000_000)
+                worker.sweep(now: MonotonicClock.nanoseconds() + UInt64((idle + 1) * 1e9))
             }
             #expect(try await connection.readResponse().status == 200)
         }
