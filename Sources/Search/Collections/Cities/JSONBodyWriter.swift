@@ -38,6 +38,13 @@ struct JSONBodyWriter {
 
     private mutating func appendString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copied whole (a byte at a time cost about 900
+        // instructions a string, ten a city on every replica).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            bytes += text.utf8
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
