@@ -193,4 +193,32 @@ import Testing
         #expect(events.map { title($0.previousRecord) } == [nil, "One", nil, "Two", nil, "Bee"])
         #expect(String(decoding: events[1].json, as: UTF8.self) == #"{"collection":"shop","document":{"id":"a","title":"Two"},"id":"a"}"#)
     }
+
+    /// A city's run is published as a collection's is: with nobody listening its events are not
+    /// made (``PendingEvents``), and a resume then gets each change once, in order, with the
+    /// document before it (an earlier change's of the same run, or the index's) and the stored body's bytes.
+    @Test func aCitiesRunsEventsAreMadeWhenReadWithTheDocumentsTheyReplaced() async throws {
+        let replica = Replica()
+        func city(_ sequence: Int64, _ id: String, _ name: String?) -> ChangeApplier.Change {
+            ChangeApplier.Change(
+                sequence: sequence, id: id, document: name.map { Document(id: id, name: $0) },
+                body: name.map { Data(#"{"id":"\#(id)","name":"\#($0)"}"#.utf8) })
+        }
+        replica.applier.offer([city(1, "base", "Base again"), city(2, "n", "New"), city(3, "n", "Newer"), city(4, "base", nil)])
+        await Self.applied(replica, 4)
+        #expect(replica.feed.unmadeChanges == 4)  // before: 0, each made for nobody
+        #expect(replica.index.document(id: "n")?.name == "Newer" && replica.index.document(id: "base") == nil)
+        let items = await firstItems(4, of: replica.feed.stream(from: .after(0)))
+        let events = items.compactMap { item -> ChangeEvent? in
+            if case .change(let event) = item { return event }
+            return nil
+        }
+        #expect(replica.feed.unmadeChanges == 0)
+        #expect(events.map(\.sequence) == [1, 2, 3, 4])
+        #expect(events.map(\.kind) == [.upserted, .upserted, .upserted, .deleted])
+        #expect(events.map(\.document?.name) == ["Base again", "New", "Newer", nil])
+        #expect(events.map(\.previous?.name) == ["Baseville", nil, "New", "Base again"])
+        #expect(String(decoding: events[2].json, as: UTF8.self) == #"{"collection":"cities","document":{"id":"n","name":"Newer"},"id":"n"}"#)
+        #expect(String(decoding: events[3].json, as: UTF8.self) == #"{"collection":"cities","id":"base"}"#)
+    }
 }

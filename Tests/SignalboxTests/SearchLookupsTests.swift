@@ -86,6 +86,25 @@ import Testing
         #expect(totals == [2, 1, 0, 0, 2]) // "lisboa nova" finds Lisbon (Lisboa) too
     }
 
+    /// A run of changes (as the applier hands them over) refreshes every cached query any of
+    /// them affects, by the document after or before, and none other.
+    @Test func aRunRefreshesTheQueriesAnyOfItsChangesAffects() async throws {
+        let (index, lookups) = makeLookups()
+        lookups.apply([(document: Self.cities[0], previous: nil)])  // nothing cached: nothing to do
+        let queries = ["lis", "porto", "paris", "berlin"].map { SearchQuery($0) }
+        for query in queries { _ = try await value(lookups.first(query)) }
+        #expect(lookups.computationCount == 4)
+        let added = Document(id: "7", name: "Porto Santo", rank: 50_000, attributes: ["countryCode": "PT"])
+        let paris = Self.cities[2]
+        index.upsert(added)
+        index.delete(id: paris.id)
+        lookups.apply([(document: added, previous: nil), (document: nil, previous: paris)])
+        var totals: [Int] = []
+        for query in queries { totals.append(try await value(lookups.first(query)).total) }
+        #expect(lookups.computationCount == 6)  // "porto" (the first change) and "paris" (the second's previous)
+        #expect(totals == [1, 2, 0, 0])
+    }
+
     @Test func theLiveDriverPushesFreshResults() async throws {
         let (index, lookups) = makeLookups()
         let driver = lookups.driver(for: SearchQuery("faro"))

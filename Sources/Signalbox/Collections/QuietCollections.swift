@@ -27,8 +27,10 @@ final class QuietCollections: Sendable {
         }
     }
 
-    /// `check` of `collections`' current index revisions.
+    /// `check` of `collections`' current index revisions, written or held
+    /// (``CollectionIndex/writeMark``): the changes an index holds are not applied for the check,
+    /// so a writer keeps gathering them into large runs (a save applies them).
     func check(_ collections: [ServedCollection]) -> (quiet: Set<String>, trimHeap: Bool) {
-        check(collections.map { ($0.name, $0.index.revision) })
+        check(collections.map { ($0.name, $0.index.writeMark) })
     }
 }

@@ -47,6 +47,25 @@ import Testing
         #expect(index.heldChanges == 0)
     }
 
+    /// The quiet check's mark moves with every write, held or applied, and reading it applies nothing.
+    @Test func theWriteMarkMovesWithHeldWritesWithoutApplyingThem() {
+        let index = CollectionIndex(schema: F.products, configuration: Self.configuration())
+        let before = index.writeMark
+        index.applyDeferred([.upsert(F.product("a", title: "Lamp", price: 1))], through: 1)
+        let held = index.writeMark
+        #expect(held != before)
+        #expect(index.heldChanges == 1 && index.published.revision == 0)  // the mark applied nothing
+        #expect(index.writeMark == held)  // nothing new: the same mark
+        index.applyDeferred([.upsert(F.product("b", title: "Desk", price: 2))], through: 2)
+        let twice = index.writeMark
+        #expect(twice != held && index.heldChanges == 2)
+        #expect(index.count == 2)  // a read applies them: the mark moves once more (the revision)
+        let read = index.writeMark
+        #expect(read != twice)
+        index.apply([.upsert(F.product("c", title: "Chair", price: 3))], through: 3)  // applied at once
+        #expect(index.writeMark != read && index.heldChanges == 0)
+    }
+
     @Test func heldWritesApplyOnceTheLimitIsReached() {
         let index = CollectionIndex(schema: F.products, configuration: Self.configuration(maxDeferred: 4))
         for i in 0..<3 { index.applyDeferred([.upsert(F.product("\(i)", title: "Lamp", price: Double(i)))]) }

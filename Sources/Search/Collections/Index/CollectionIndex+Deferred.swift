@@ -14,6 +14,8 @@ extension CollectionIndex {
     struct DeferredChanges {
         var changes: [CollectionChange] = []
         var sequence: Int64?
+        /// How many changes were ever handed over (never lowered): see ``CollectionIndex/writeMark``.
+        var handedOver: UInt64 = 0
 
         mutating func removeFirst(_ count: Int) {
             changes.removeFirst(count)
@@ -33,6 +35,7 @@ extension CollectionIndex {
         }
         let held = deferred.withLock { held -> Int in
             held.changes += changes
+            held.handedOver &+= UInt64(changes.count)
             if let sequence { held.sequence = max(held.sequence ?? sequence, sequence) }
             return held.changes.count
         }
@@ -47,6 +50,19 @@ extension CollectionIndex {
         // handed over before is in the published snapshot.
         guard deferred.withLock({ !$0.changes.isEmpty }) else { return [] }
         return apply([], reportingHeld: reportingPrevious)
+    }
+
+    /// What tells a writer's activity without applying what is held: the published snapshot's
+    /// ``revision`` plus the count of changes ever handed to ``applyDeferred(_:through:)``. It
+    /// moves with every write, held or applied, and with every merge. The one-second quiet check of
+    /// the saved indexes reads this: reading ``revision`` applied the held changes every second,
+    /// a run of a second's writes, where the writer otherwise gathers up to `maxDeferredChanges`
+    /// (under valgrind's slowdown, a run every 15-50 writes: most of the index's cost a write).
+    public var writeMark: UInt64 {
+        // Both only grow, so their sum moves exactly when either does. The held count is read
+        // first: a change applied between the two reads has raised the revision as well.
+        let handedOver = deferred.withLock { $0.handedOver }
+        return published.revision &+ handedOver
     }
 
     /// Changes held at this index's writes (tests).
