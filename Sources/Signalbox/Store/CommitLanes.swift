@@ -87,6 +87,8 @@ final class CommitLanes: Sendable {
 
     /// Lanes waiting for a group (for tests).
     var freeCount: Int { state.withLock { $0.free.count } }
+    /// Groups waiting for a lane (for tests).
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
 
     /// Gives the free lanes' connections back to the pool (the groups ran out).
     func end() {

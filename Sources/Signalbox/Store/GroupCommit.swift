@@ -56,6 +56,8 @@ final class GroupCommit<Item: Sendable>: Sendable {
         var flushing = false
         /// Groups numbered whose second stage has not ended (pipelined).
         var settling = 0
+        /// The last group numbered, until answered (pipelined): the next is answered after it.
+        var answering: Task<Void, Never>?
     }
 
     /// A group's second stage (pipelined): returns the number its first item got once the group is
@@ -151,8 +153,6 @@ final class GroupCommit<Item: Sendable>: Sendable {
     var waitingCount: Int { state.withLock { $0.pending.count } }
 
     private func flush() async {
-        // The previous group's answers (pipelined): a group is answered after it.
-        var previous: Task<Void, Never>?
         while true {
             let now = ContinuousClock.now
             let (batch, late) = state.withLock { state -> ([Waiter], [Waiter]) in
@@ -186,10 +186,13 @@ final class GroupCommit<Item: Sendable>: Sendable {
                 await answer(batch, settle, deadline: deadline)
                 continue
             }
-            let before = previous
-            previous = Task {
-                await answer(batch, settle, deadline: deadline, after: before)
-                settled()
+            // Under the lock: the next group, numbered by this loop or a later one, is answered after this one.
+            state.withLock { state in
+                let before = state.answering
+                state.answering = Task {
+                    await answer(batch, settle, deadline: deadline, after: before)
+                    settled()
+                }
             }
         }
     }
@@ -218,7 +221,9 @@ final class GroupCommit<Item: Sendable>: Sendable {
     private func settled() {
         state.withLock { state in
             state.settling -= 1
-            if state.settling == 0, !state.flushing { idle?() }
+            guard state.settling == 0 else { return }
+            state.answering = nil
+            if !state.flushing { idle?() }
         }
     }
 }
