@@ -5,14 +5,15 @@ import Logging
 import Testing
 @testable import Signalbox
 
-/// A group commits asynchronously and is durable only after its flush statement; a follower's
-/// read of the log returns rows only after a flush of its own. The flush is held here by a
-/// synchronous standby that never comes (`synchronous_standby_names`), on a server of the test's
-/// own: a server-wide setting would hold every other test's commits.
+/// Issue 27 part 4: a group commits asynchronously and is durable only after its flush statement,
+/// and the replica's next group commits while that flush waits (pipelined, on another lane); a
+/// follower's read of the log returns rows only after a flush of its own. The flush is held here
+/// by a synchronous standby that never comes (`synchronous_standby_names`), on a server of the
+/// test's own: a server-wide setting would hold every other test's commits.
 @Suite(.enabled("PostgreSQL is not installed") { await ScratchPostgres.isAvailable() }, .timeLimit(.minutes(TestTime.scaled(minutes: 3))))
-struct PostgresAsyncCommitTests {
+struct PostgresPipelinedCommitTests {
     static let logger: Logger = {
-        var logger = Logger(label: "test.asynccommit")
+        var logger = Logger(label: "test.pipelinedcommit")
         logger.logLevel = .critical
         return logger
     }()
@@ -32,8 +33,8 @@ struct PostgresAsyncCommitTests {
         await ScratchPostgres.psql(url, sql).1.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test func theHeadLockIsFreeWhileAFlushWaitsAndNeitherWriterNorFollowerGetsTheRowBeforeIt() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalbox-asynccommit-\(UUID().uuidString)").path
+    @Test func theNextGroupCommitsWhileAFlushWaitsAndNeitherWritersNorFollowerGetTheRowsBeforeIt() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signalbox-pipelined-\(UUID().uuidString)").path
         let started = await ChildProcess.run("/bin/bash", [Self.script, "start", directory], mergingErrors: false)
         defer { _ = system("bash '\(Self.script)' stop '\(directory)' >/dev/null 2>&1") }
         try #require(started.status == 0, "\(started.output)")
@@ -81,7 +82,21 @@ struct PostgresAsyncCommitTests {
         })
         #expect(answered.withLock { $0 } == nil)
 
-        // A follower reads the row, and holds it until its own flush returns.
+        // The replica's next write: its group commits on another lane while the first one's flush
+        // waits (head 3), and it is not answered either (held by its own flush and by the group before it).
+        let answeredNext = Locked<Int64?>(nil)
+        let writingNext = Task {
+            let sequence = try await writer.commit(.upsert(id: "next", body: Data("{}".utf8)))
+            answeredNext.withLock { $0 = sequence }
+            return sequence
+        }
+        #expect(try await Self.eventually { await Self.value(admin, "SELECT head FROM signalbox_meta") == "3" })
+        #expect(try await Self.eventually {
+            await Self.value(admin, "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'") == "2"
+        })
+        #expect(answered.withLock { $0 } == nil && answeredNext.withLock { $0 } == nil)
+
+        // A follower reads the rows, and holds them until its own flush returns.
         let read = Locked<[Int64]?>(nil)
         let reading = Task {
             let changes = try await follower.changes(after: 1, limit: 10).changes.map(\.sequence)
@@ -89,14 +104,15 @@ struct PostgresAsyncCommitTests {
             return changes
         }
         #expect(try await Self.eventually {
-            await Self.value(admin, "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'") == "2"
+            await Self.value(admin, "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'") == "3"
         })
-        #expect(read.withLock { $0 } == nil && answered.withLock { $0 } == nil)
+        #expect(read.withLock { $0 } == nil && answered.withLock { $0 } == nil && answeredNext.withLock { $0 } == nil)
 
         await ScratchPostgres.psql(admin, "ALTER SYSTEM RESET synchronous_standby_names")
         await ScratchPostgres.psql(admin, "SELECT pg_reload_conf()")
         #expect(try await writing.value == 2)
-        #expect(try await reading.value == [2])
+        #expect(try await writingNext.value == 3)
+        #expect(try await reading.value == [2, 3])
         await writer.close()
         await follower.close()
     }
