@@ -40,12 +40,22 @@ struct CollectionSnapshot: Sendable {
     var count: Int { parts.reduce(0) { $0 + $1.liveCount } }
 
     /// Where the current document with this id is: part index and document number.
+    /// Every part's first slot is read before any is probed: those reads do not wait for one
+    /// another's cache misses (as in the batch's `locate(_:)`).
     func locate(_ id: String) -> (part: Int, document: UInt32)? {
         let hash = IdTable.hash(id)  // the same function in every segment's table
-        for (index, part) in parts.enumerated().reversed() {
-            if let d = part.segment.number(of: id, hash: hash), !part.deleted.contains(d) { return (index, d) }
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: parts.count) { firstSlots in
+            for index in parts.indices { firstSlots[index] = parts[index].segment.idTable.firstSlot(hash) }
+            for index in parts.indices.reversed() {
+                let part = parts[index]
+                if let d = part.segment.idTable.number(of: id, hash: hash, firstSlot: firstSlots[index], in: part.segment.ids),
+                    !part.deleted.contains(d)
+                {
+                    return (index, d)
+                }
+            }
+            return nil
         }
-        return nil
     }
 
     /// ``locate(_:)`` of each of `ids`, a batch's: each id hashed once, and each part probed for
