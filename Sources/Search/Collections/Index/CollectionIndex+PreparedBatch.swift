@@ -16,8 +16,7 @@ extension CollectionIndex {
     /// Whether a current document has each of `ids`, read from one snapshot: an import's batch
     /// counts its created and updated documents with one look-up, not one lock and snapshot each.
     public func contains(ids: [String]) -> [Bool] {
-        let snapshot = snapshot
-        return ids.map { snapshot.locate($0) != nil }
+        snapshot.locate(ids).map { $0 != nil }
     }
 
     /// Whether `batch` can stand for the documents `pending` adds in this index's write.

@@ -193,6 +193,9 @@ public final class CollectionIndex: Sendable {
         var outcomes: [CollectionChangeOutcome] = []
         outcomes.reserveCapacity(changes.count - min(reportingFrom, changes.count))
         var changed = false
+        // A batch's ids are looked up together, before its changes mark anything deleted: so a
+        // place found is checked again (the same id met earlier in the batch may have deleted it).
+        let located = changes.count > 1 ? next.locate(changes.map(\.id)) : nil
         for (offset, change) in changes.enumerated() {
             let reports = offset >= reportingFrom
             var previous: CollectionDocument?
@@ -202,7 +205,7 @@ public final class CollectionIndex: Sendable {
                 previous = document
                 replaced = true
                 pending[id] = nil
-            } else if let (part, d) = next.locate(id) {
+            } else if let (part, d) = located.map({ $0[offset] }) ?? next.locate(id), !next.parts[part].deleted.contains(d) {
                 if reports { previous = next.parts[part].segment.document(Int(d), decoder: decoder) }
                 replaced = true
                 next.parts[part].deleted.insert(d)

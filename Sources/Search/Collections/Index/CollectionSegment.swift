@@ -107,9 +107,6 @@ final class CollectionSegment: Sendable {
     /// The number of the document with `id`.
     func number(of id: String) -> UInt32? { idTable.number(of: id, in: ids) }
 
-    /// ``number(of:)`` with `id`'s `IdTable.hash(_:)` given.
-    func number(of id: String, hash: Int) -> UInt32? { idTable.number(of: id, hash: hash, in: ids) }
-
     @inline(__always) func rank(_ d: Int) -> Double {
         ranks.isEmpty ? .nan : ranks[d]
     }

@@ -40,11 +40,51 @@ struct CollectionSnapshot: Sendable {
     var count: Int { parts.reduce(0) { $0 + $1.liveCount } }
 
     /// Where the current document with this id is: part index and document number.
+    /// Every part's first slot is read before any is probed: those reads do not wait for one
+    /// another's cache misses (as in the batch's `locate(_:)`).
     func locate(_ id: String) -> (part: Int, document: UInt32)? {
         let hash = IdTable.hash(id)  // the same function in every segment's table
-        for (index, part) in parts.enumerated().reversed() {
-            if let d = part.segment.number(of: id, hash: hash), !part.deleted.contains(d) { return (index, d) }
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: parts.count) { firstSlots in
+            for index in parts.indices { firstSlots[index] = parts[index].segment.idTable.firstSlot(hash) }
+            for index in parts.indices.reversed() {
+                let part = parts[index]
+                if let d = part.segment.idTable.number(of: id, hash: hash, firstSlot: firstSlots[index], in: part.segment.ids),
+                    !part.deleted.contains(d)
+                {
+                    return (index, d)
+                }
+            }
+            return nil
         }
-        return nil
+    }
+
+    /// ``locate(_:)`` of each of `ids`, a batch's: each id hashed once, and each part probed for
+    /// all the ids not found yet, their first slots read ahead in a loop of their own. A part's
+    /// table is megabytes, most of its reads miss the cache; a loop that branches on each slot
+    /// waits for each miss in turn, this one lets them overlap.
+    func locate(_ ids: [String]) -> [(part: Int, document: UInt32)?] {
+        var found = [(part: Int, document: UInt32)?](repeating: nil, count: ids.count)
+        guard !parts.isEmpty, !ids.isEmpty else { return found }
+        let hashes = ids.map(IdTable.hash)
+        var pending = Array(ids.indices)  // the ids not found yet
+        var firstSlots = [UInt32](repeating: 0, count: ids.count)
+        for index in parts.indices.reversed() {
+            let part = parts[index]
+            let table = part.segment.idTable, segmentIds = part.segment.ids
+            for k in pending.indices { firstSlots[k] = table.firstSlot(hashes[pending[k]]) }
+            var kept = 0
+            for k in pending.indices {
+                let i = pending[k]
+                if let d = table.number(of: ids[i], hash: hashes[i], firstSlot: firstSlots[k], in: segmentIds), !part.deleted.contains(d) {
+                    found[i] = (index, d)
+                } else {
+                    pending[kept] = i
+                    kept += 1
+                }
+            }
+            if kept == 0 { break }
+            pending.removeLast(pending.count - kept)
+        }
+        return found
     }
 }

@@ -44,7 +44,7 @@ extension CollectionSegment {
             }
             try writer.append(bytes: idBytes)
             try writer.append(array: idEnds)
-            try writer.append(array: idTable.slots)
+            try writer.append(array: idTable.persistedSlots)
             let (bytesOffset, bytesCount, endsOffset) = try bodies.withBuffers { bytes, ends throws(IndexFileError) in
                 (try writer.append(count: bytes.count, raw: bytes), bytes.count, try writer.append(count: ends.count, raw: UnsafeRawBufferPointer(ends)))
             }
@@ -94,6 +94,13 @@ extension CollectionSegment {
         let slots = try reader.array(of: UInt32.self)
         try reader.check(slots.count >= 16 && slots.count & (slots.count - 1) == 0 && slots.count >= count * 2, "an id table of \(slots.count) slots")
         try reader.checkBelow(slots, count + 1, "an id table slot")
+        // The tags are not in the file (SBSEG002 was kept): derived again, every id's slot found.
+        let idTable: IdTable
+        do throws(IdTable.SlotsError) {
+            idTable = try idBytes.withUnsafeBufferPointer { bytes throws(IdTable.SlotsError) in try IdTable(persisted: slots, ids: bytes, ends: idEnds) }
+        } catch {
+            throw IndexFileError(.inconsistent, path: reader.path, "an id table that does not find its ids (\(error))")
+        }
         // Bodies stay in the file, read when a hit shows one; their ends are kept (4 bytes each).
         let bodyBytes = try reader.skipArray(of: UInt8.self)
         let bodyEnds = try reader.array(of: Int.self, count: count)
@@ -126,7 +133,7 @@ extension CollectionSegment {
         #endif
         let dictionary = TermDictionary(termUnits: termUnits, termStarts: termStarts, termKeys: termKeys, runEnds: runEnds)
         return CollectionSegment(
-            serial: serial, ids: ids, idTable: IdTable(slots: slots), bodies: SegmentBodies(file: reader.file, offset: bodyBytes.offset, ends: BodyEnds(bodyEnds, total: bodyBytes.count)), ranks: ranks,
+            serial: serial, ids: ids, idTable: idTable, bodies: SegmentBodies(file: reader.file, offset: bodyBytes.offset, ends: BodyEnds(bodyEnds, total: bodyBytes.count)), ranks: ranks,
             text: SegmentText(dictionary: dictionary, postings: postings, postingStarts: postingStarts), columns: columns)
     }
 }

@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import Search
 
-// usage: IndexProbe LIMIT [build] [import2000] [import16000] (all when none is named); data in /work/data/contents
-// (Benchmarks/Collections/make-contents-data).
+// usage: IndexProbe LIMIT [build] [import2000] [import16000] [lookup] (all when none is named); data in
+// /work/data/contents (Benchmarks/Collections/make-contents-data).
 let args = CommandLine.arguments
 let limit = args.count > 1 ? Int(args[1])! : 1_000_000
 let phases = Set(args.dropFirst(2))
@@ -45,4 +45,38 @@ for batch in [2000, 16000] where phases.isEmpty || phases.contains("import\(batc
         }
     }
     print("  count \(index.count), CPU \(Double(clock() - cpu) / Double(CLOCKS_PER_SEC)) s")
+}
+if phases.isEmpty || phases.contains("lookup") {
+    // Id look-ups in an index the import path made (segments, merges): ids not there (an import of new
+    // documents), then ids there, in batches of 2,000 (`contains(ids:)`, an import's) and one at a time
+    // (`contains(id:)`, a GET's or PUT's). Timed in this thread's CPU: the machine is shared.
+    let index = CollectionIndex(schema: schema)
+    for start in stride(from: 0, to: documents.count, by: 16_000) {
+        index.apply(documents[start..<min(start + 16_000, documents.count)].map { CollectionChange.upsert($0) })
+    }
+    index.waitForMerges()
+    var generator = SystemRandomNumberGenerator()
+    let present = documents.map(\.id).shuffled(using: &generator)
+    let absent = (0..<documents.count).map { String(documents.count * 2 + $0) }
+    func threadNanoseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+    }
+    for round in 1...3 {
+        for (label, ids) in [("absent", absent), ("present", present)] {
+            var started = threadNanoseconds()
+            var found = 0
+            for start in stride(from: 0, to: ids.count, by: 2_000) {
+                found += index.contains(ids: Array(ids[start..<min(start + 2_000, ids.count)])).filter { $0 }.count
+            }
+            let batched = (threadNanoseconds() - started) / Double(ids.count)
+            let single = ids.prefix(200_000)
+            started = threadNanoseconds()
+            let foundOne = single.reduce(0) { $0 + (index.contains(id: $1) ? 1 : 0) }
+            let one = (threadNanoseconds() - started) / Double(single.count)
+            print("look-up round \(round), \(label) ids: \(String(format: "%.0f", batched)) ns of CPU an id in batches of 2,000 "
+                + "(\(found) found), \(String(format: "%.0f", one)) ns one at a time (\(foundOne) found)")
+        }
+    }
 }
