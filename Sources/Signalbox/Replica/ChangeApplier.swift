@@ -85,6 +85,8 @@ final class ChangeApplier: Sendable {
         var server: String?
         /// How many times this replica went back (``rewind(to:corrections:history:)``).
         var rewinds = 0
+        /// The counts of created and updated documents asked for (an import's batches), until served.
+        var tallies: [WriteTally] = []
     }
 
     /// How many applied changes are kept for ``HistoryCheck`` (ids and digests only, not bodies):
@@ -130,9 +132,11 @@ final class ChangeApplier: Sendable {
     }
 
     /// Queues `changes` and applies every one that is next in order. With no changes, applies
-    /// those ``stage(_:)`` left waiting, if the next one is among them.
-    func offer(_ changes: [Change]) {
+    /// those ``stage(_:)`` left waiting, if the next one is among them. `tally` counts the
+    /// documents its changes create and update as they are applied (an import's batch).
+    func offer(_ changes: [Change], tally: WriteTally? = nil) {
         let queueDrain = state.withLock { state in
+            if let tally { state.tallies.append(tally) }
             // By index: a `Change` taken by `for in` is one more copy (a retain of each of its references).
             for c in changes.indices where changes[c].sequence > state.applied { state.pending[changes[c].sequence] = changes[c] }
             // Nothing new offered: a drain only for staged changes that are next, not one that would report a gap again.
@@ -278,6 +282,7 @@ final class ChangeApplier: Sendable {
     private func serve(_ sequence: Int64) {
         let ready = state.withLock { state -> [AppliedWaiter] in
             state.served = sequence
+            if !state.tallies.isEmpty { state.tallies.removeAll { $0.sequences.upperBound <= sequence } }
             guard !state.waiters.isEmpty else { return [] }
             var ready: [AppliedWaiter] = []
             for (waited, waiters) in state.waiters where waited <= sequence {
@@ -400,6 +405,7 @@ final class ChangeApplier: Sendable {
                 changes.indices.map { c in records[c].map(CollectionChange.upsert) ?? CollectionChange.delete(id: changes[c].id) },
                 through: changes.last?.sequence)
         }
+        if publish { count(changes, outcomes) }
         guard publish else { return }
         // Only the replaced documents are kept for the events, not the outcomes' changes.
         let (decoded, replaced) = (records, outcomes.map(\.previous))
@@ -410,6 +416,18 @@ final class ChangeApplier: Sendable {
                 documentID: change.id, document: nil, previous: nil, storedBody: change.body,
                 record: offset < decoded.count ? decoded[offset] : nil, previousRecord: offset < replaced.count ? replaced[offset] : nil)
         })
+    }
+
+    /// Counts `changes` for the tallies that asked for them: each outcome tells whether its
+    /// change replaced a document (the look-up the index write made to mask it).
+    private func count(_ changes: [Change], _ outcomes: [CollectionChangeOutcome]) {
+        let tallies = state.withLock { $0.tallies }
+        guard !tallies.isEmpty, let first = changes.first?.sequence, let last = changes.last?.sequence else { return }
+        changes.withUnsafeBufferPointer { changes in  // read in place: `changes[c]` copied each change whole
+            for tally in tallies where tally.sequences.overlaps(min(first, last)...max(first, last)) {
+                tally.count({ changes[$0].sequence }, changes.count) { c in c < outcomes.count && outcomes[c].previous != nil }
+            }
+        }
     }
 
     /// A collection created, its schema replaced, or the collection deleted.
