@@ -232,8 +232,13 @@ final class CollectionService: Sendable {
                 let tally = WriteTally(sequences: first...last)
                 applier.offer(changes, tally: tally)
                 try await applier.applied(atLeast: last, within: Self.batchApplyWait).value
-                // During a schema change, documents the old index cannot hold wait for the new one, as a PUT does.
-                guard await collection.served(changes.map(\.id), by: .now() + applyWait) else {
+                // During a schema change, documents the old index cannot hold wait for the new one, as
+                // a PUT does (their ids listed only then: not a copy of each change per batch).
+                var isServed = true
+                if collection.holdsBack(through: last) {
+                    isServed = await collection.served(changes.withUnsafeBufferPointer { $0.map { $0.id } }, by: .now() + applyWait)
+                }
+                guard isServed else {
                     throw NotAppliedInTime(sequence: last, limit: applyWait, isDurableWrite: true, waitsForRebuild: true)
                 }
                 // Changes applied before this batch offered them were not counted (on PostgreSQL the

@@ -394,22 +394,30 @@ final class ChangeApplier: Sendable {
     private func applyDocuments(_ changes: [Change], publish: Bool) {
         var records: [CollectionDocument?] = []
         var outcomes: [CollectionChangeOutcome] = []
+        // Read in place (`for in`, `map(\.sequence)` and `changes[c]` in a closure copied each
+        // `Change` whole: a retain of each of its references).
+        let sequences = changes.withUnsafeBufferPointer { changes in changes.map { $0.sequence } }
         if let collection = collections.named(changes[0].collection) {
-            records.reserveCapacity(changes.count)
-            // By index, not by element (`for in` copies each `Change`).
-            for c in changes.indices {
-                // Stored under a schema this one no longer takes: kept in the store, not searchable.
-                records.append(changes[c].body.flatMap { body in changes[c].record ?? (try? collection.decoder.decode(Array(body))) })
+            let decoder = collection.decoder
+            let batch = changes.withUnsafeBufferPointer { changes -> [CollectionChange] in
+                records.reserveCapacity(changes.count)
+                var batch: [CollectionChange] = []
+                batch.reserveCapacity(changes.count)
+                for c in changes.indices {
+                    // Stored under a schema this one no longer takes: kept in the store, not searchable.
+                    let record = changes[c].body == nil ? nil : changes[c].record ?? changes[c].body.flatMap { try? decoder.decode(Array($0)) }
+                    records.append(record)
+                    batch.append(record.map(CollectionChange.upsert) ?? .delete(id: changes[c].id))
+                }
+                return batch
             }
-            outcomes = collection.apply(
-                changes.indices.map { c in records[c].map(CollectionChange.upsert) ?? CollectionChange.delete(id: changes[c].id) },
-                through: changes.last?.sequence)
+            outcomes = collection.apply(batch, through: sequences.last)
         }
-        if publish { count(changes, outcomes) }
+        if publish { count(sequences, outcomes) }
         guard publish else { return }
         // Only the replaced documents are kept for the events, not the outcomes' changes.
-        let (decoded, replaced) = (records, outcomes.map(\.previous))
-        feed.publish(PendingEvents(sequences: changes.map(\.sequence)) { offset in
+        let (decoded, replaced) = (records, outcomes.map { $0.previous })
+        feed.publish(PendingEvents(sequences: sequences) { offset in
             let change = changes[offset]
             return ChangeEvent(
                 sequence: change.sequence, kind: change.body == nil ? .deleted : .upserted, collection: change.collection,
@@ -420,13 +428,11 @@ final class ChangeApplier: Sendable {
 
     /// Counts `changes` for the tallies that asked for them: each outcome tells whether its
     /// change replaced a document (the look-up the index write made to mask it).
-    private func count(_ changes: [Change], _ outcomes: [CollectionChangeOutcome]) {
+    private func count(_ sequences: [Int64], _ outcomes: [CollectionChangeOutcome]) {
         let tallies = state.withLock { $0.tallies }
-        guard !tallies.isEmpty, let first = changes.first?.sequence, let last = changes.last?.sequence else { return }
-        changes.withUnsafeBufferPointer { changes in  // read in place: `changes[c]` copied each change whole
-            for tally in tallies where tally.sequences.overlaps(min(first, last)...max(first, last)) {
-                tally.count({ changes[$0].sequence }, changes.count) { c in c < outcomes.count && outcomes[c].previous != nil }
-            }
+        guard !tallies.isEmpty, let first = sequences.first, let last = sequences.last else { return }
+        for tally in tallies where tally.sequences.overlaps(min(first, last)...max(first, last)) {
+            tally.count(sequences) { c in c < outcomes.count && outcomes[c].previous != nil }
         }
     }
 

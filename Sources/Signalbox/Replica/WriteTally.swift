@@ -24,11 +24,11 @@ final class WriteTally: Sendable {
     /// What was counted so far: all of the changes once the applier has served the last of them.
     var counted: Counts { counts.withLock { $0 } }
 
-    /// Counts the changes of `sequence` (the applier's, in order) that fall in ``sequences``;
-    /// `replaced(offset)` tells whether the change at `offset` replaced a document.
-    func count(_ sequence: (Int) -> Int64, _ changeCount: Int, replaced: (Int) -> Bool) {
+    /// Counts the changes numbered `applied` (a run the applier applied, in order) that fall in
+    /// ``sequences``; `replaced(offset)` tells whether the change at `offset` replaced a document.
+    func count(_ applied: [Int64], replaced: (Int) -> Bool) {
         var added = Counts()
-        for offset in 0..<changeCount where sequences.contains(sequence(offset)) {
+        for (offset, sequence) in applied.enumerated() where sequences.contains(sequence) {
             if replaced(offset) { added.updated += 1 } else { added.created += 1 }
         }
         guard added.total > 0 else { return }
