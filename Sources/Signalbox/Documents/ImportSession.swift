@@ -160,9 +160,10 @@ actor ImportSession {
 
     /// Hands the pending documents on and returns to parsing once the batch
     /// ``maxBatchesInFlight`` before them is applied: the store runs at most that many batches
-    /// ahead of the index, the parser one batch ahead of those. A failed batch fails the import at the next flush (or at
-    /// ``finish()``); a batch already stored then is durable and is applied all the same. Its
-    /// created and updated documents are counted as it is applied: a batch that fails counts none.
+    /// ahead of the index, the parser one batch ahead of those. A failed batch fails the import
+    /// at a later flush (or at ``finish()``); a batch already stored then is durable and is
+    /// applied all the same. Its created and updated documents are counted as it is applied: a
+    /// batch that fails counts none.
     private func flush() async throws {
         guard !pending.isEmpty else { return }
         let batch = pending
