@@ -221,4 +221,39 @@ import Testing
         #expect(String(decoding: events[2].json, as: UTF8.self) == #"{"collection":"cities","document":{"id":"n","name":"Newer"},"id":"n"}"#)
         #expect(String(decoding: events[3].json, as: UTF8.self) == #"{"collection":"cities","id":"base"}"#)
     }
+
+    /// An import's batch is counted by the index write's own look-up of each id: created when
+    /// nothing had the id, updated when it replaced a document (held before, or written earlier
+    /// in the same run). Changes outside the tally's numbers (another writer's, in the same
+    /// run) are not counted, and a batch offered in two runs is counted in both.
+    @Test func aTallyCountsWhatItsChangesCreatedAndReplaced() async throws {
+        let index = SearchIndex(documents: [])
+        let feed = ChangeFeed<ChangeEvent>(lastSequence: 0, capacity: 100)
+        let applier = ChangeApplier(
+            index: index, lookups: SearchLookups(index: index, maxEntries: 10, ttl: 60, metrics: ServiceMetrics()),
+            collections: CollectionCatalog(), feed: feed, metrics: ServiceMetrics(), applied: 0)
+        func shop(_ sequence: Int64, _ id: String, _ title: String? = "T") -> ChangeApplier.Change {
+            ChangeApplier.Change(
+                sequence: sequence, collection: "shop", id: id, body: title.map { text in Data(#"{"id":"\#(id)","title":"\#(text)"}"#.utf8) })
+        }
+        let schema = Data(#"{"fields":[{"name":"title","type":"string","search":true}]}"#.utf8)
+        applier.offer([ChangeApplier.Change(sequence: 1, collection: "shop", kind: .schema, id: "shop", body: schema)])
+        applier.offer([shop(2, "a"), shop(3, "gone"), shop(4, "gone", nil)])
+        await EventEndpointsTests.applied(applier, 4)
+        // 5...8 the batch; 9 another writer's, in the same run (offered first, applied with it).
+        let tally = WriteTally(sequences: 5...8)
+        applier.offer([shop(9, "b")])
+        applier.offer([shop(5, "a"), shop(6, "c"), shop(7, "c"), shop(8, "gone")], tally: tally)
+        await EventEndpointsTests.applied(applier, 9)
+        #expect(tally.counted == WriteTally.Counts(created: 2, updated: 2))
+        // Split over two runs (the second waits behind a missing change): counted in both, by
+        // number, whoever offered them (11 here).
+        let split = WriteTally(sequences: 10...12)
+        applier.offer([shop(10, "e"), shop(12, "d")], tally: split)
+        await EventEndpointsTests.applied(applier, 10)
+        #expect(split.counted == WriteTally.Counts(created: 1, updated: 0))
+        applier.offer([shop(11, "d")])
+        await EventEndpointsTests.applied(applier, 12)
+        #expect(split.counted == WriteTally.Counts(created: 2, updated: 1))
+    }
 }

@@ -223,8 +223,9 @@ struct CollectionEndpointsTests {
     }
 
     /// In batches of 2 (a a | b c | a c | d): an id written again in the same batch, in the next
-    /// one (still being committed when it is counted: c) and in a later one (already in the
-    /// index: a) is created once and updated after; a second import of it is an update.
+    /// one (c, in flight when the batch after it is parsed) and in a later one (already in the
+    /// index: a) is created once and updated after, as the index write of each batch finds it; a
+    /// second import of it is an update.
     @Test func anIdWrittenAgainAcrossBatchesIsCreatedOnceThenUpdated() async throws {
         let service = try await Self.makeService { $0.importBatchSize = 2 }
         let client = service.router.testClient()
@@ -234,6 +235,34 @@ struct CollectionEndpointsTests {
         #expect(first["created"] as? Int == 4 && first["updated"] as? Int == 3, "\(first)")
         let again = try json(try await Self.send(client, .post, "/collections/shop/documents", #"{"sku": "d", "title": "Item"}"#, type: "application/x-ndjson"))
         #expect(again["created"] as? Int == 0 && again["updated"] as? Int == 1, "\(again)")
+    }
+
+    /// Counted by the index write of each batch: a document `PUT` before the import is updated,
+    /// one deleted before it is created again. An import refused at its second batch for the
+    /// collection's size limit keeps its first (stored, then applied) and nothing of the second.
+    @Test func theCountsFollowTheIndexWritesAndAFailedBatchStoresNothing() async throws {
+        let service = try await Self.makeService {
+            $0.importBatchSize = 2
+            $0.collectionsMaxDocuments = 5
+        }
+        let client = service.router.testClient()
+        func post(_ ids: [String]) async throws -> TestResponse {
+            let lines = ids.map { #"{"sku": "\#($0)", "title": "Item"}"# }.joined(separator: "\n")
+            return try await Self.send(client, .post, "/collections/shop/documents", lines, type: "application/x-ndjson")
+        }
+        _ = try await Self.send(client, .put, "/collections/shop", Self.schema)
+        #expect(try await Self.send(client, .put, "/collections/shop/documents/p", #"{"title": "Put"}"#).status == .noContent)
+        #expect(try await Self.send(client, .put, "/collections/shop/documents/gone", #"{"title": "Gone"}"#).status == .noContent)
+        #expect(try await Self.send(client, .delete, "/collections/shop/documents/gone").status == .noContent)
+        let first = try json(try await post(["p", "gone", "n", "n"]))
+        #expect(first["created"] as? Int == 2 && first["updated"] as? Int == 2, "\(first)")
+        // 3 stored: x1 and x2 make 5, x3 and x4 would make 7.
+        #expect(try await post(["x1", "x2", "x3", "x4"]).status == .conflict)
+        let index = try service.collections.collection("shop").index
+        #expect(index.count == 5 && index.document(id: "x2") != nil && index.document(id: "x3") == nil)
+        for id in ["p", "n"] { #expect(try await Self.send(client, .delete, "/collections/shop/documents/\(id)").status == .noContent) }
+        let again = try json(try await post(["x1", "x3"]))
+        #expect(again["created"] as? Int == 1 && again["updated"] as? Int == 1, "\(again)")
     }
 
     /// Not a stream that stays empty: the name is checked as on the collection's other endpoints.

@@ -6,8 +6,8 @@ import Testing
 @testable import Signalbox
 
 /// The import's pipeline (``ImportSession``): a batch is stored while the batch before it is
-/// applied, batches are stored and applied in order, each applied as one write, and the store
-/// never runs more than one batch ahead of the index. Driven with recording closures in place
+/// applied and the next is indexed ahead, batches are stored and applied in order, each applied
+/// as one write, and the store never runs more than two batches ahead of the index. Driven with recording closures in place
 /// of the store and the applier.
 @Suite(.timeLimit(.minutes(1)))
 struct ImportSessionTests {
@@ -43,8 +43,8 @@ struct ImportSessionTests {
     private static func session(batchSize: Int, trace: Trace, applying: @escaping @Sendable (Int) async -> Void = { _ in }) -> ImportSession {
         let batches = Locked(0)
         return ImportSession(
-            format: .ndjson, schema: schema, limits: .default, batchSize: batchSize, exists: { ids in ids.map { _ in false } },
-            store: { documents in
+            format: .ndjson, schema: schema, limits: .default, batchSize: batchSize,
+            store: { documents, _ in
                 let batch = batches.withLock { $0 += 1; return $0 }
                 await trace.record("store \(batch)")
                 let first = await trace.number(documents.count)
@@ -58,6 +58,7 @@ struct ImportSessionTests {
                 await trace.record("apply \(batch) of \(changes.count)")
                 await applying(batch)
                 await trace.record("applied \(batch)")
+                return WriteTally.Counts(created: changes.count)
             })
     }
 
@@ -73,14 +74,16 @@ struct ImportSessionTests {
         #expect(report.created == 5 && report.updated == 0 && report.failed == 0)
         #expect(report.lastSequence == 5)
         let steps = await trace.steps
-        #expect(Array(steps.prefix(4)) == ["store 1", "apply 1 of 2", "store 2", "applied 1"])
+        #expect(Array(steps.prefix(3)) == ["store 1", "apply 1 of 2", "store 2"])
+        #expect(steps.firstIndex(of: "store 2")! < steps.firstIndex(of: "applied 1")!)
         #expect(steps.filter { $0.hasPrefix("apply ") } == ["apply 1 of 2", "apply 2 of 2", "apply 3 of 1"])
         #expect(steps.count == 9)
     }
 
     /// Without waits in the applier: still in order, each batch applied whole, and a batch is
-    /// stored only once the one two before it is applied (at most two batches in flight).
-    @Test func batchesGoInOrderAndTheStoreStaysOneBatchAhead() async throws {
+    /// stored only once the one three before it is applied (at most
+    /// ``ImportSession/maxBatchesInFlight``, two, on their way while the next is parsed).
+    @Test func batchesGoInOrderAndTheStoreStaysAtMostTwoBatchesAhead() async throws {
         let trace = Trace()
         let session = Self.session(batchSize: 3, trace: trace)
         for line in Self.lines(20).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -96,8 +99,40 @@ struct ImportSessionTests {
             let position = { (step: String) in steps.firstIndex(of: step) ?? -1 }
             #expect(position("store \(batch)") < position("apply \(batch) of \(batch == 7 ? 2 : 3)"))
             if batch > 1 { #expect(position("applied \(batch - 1)") < position("apply \(batch) of \(batch == 7 ? 2 : 3)")) }
-            if batch > 2 { #expect(position("applied \(batch - 2)") < position("store \(batch)")) }
+            if batch > 3 { #expect(position("applied \(batch - 3)") < position("store \(batch)")) }
         }
+    }
+
+    /// A batch is indexed ahead as soon as it is parsed, while the batch before it is still
+    /// being stored: batch 1's commit goes on until batch 2 is prepared (without the overlap it
+    /// would wait forever: the suite's time limit fails it), and each batch's store gets what
+    /// was prepared of it.
+    @Test func aBatchIsPreparedWhileTheOneBeforeIsStored() async throws {
+        let trace = Trace()
+        let index = CollectionIndex(schema: Self.schema)
+        let session = ImportSession(
+            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2,
+            prepare: { documents in
+                await trace.record("prepare \(documents[0].id)")
+                return index.prepare(documents)
+            },
+            store: { documents, prepared in
+                await trace.record("store \(documents[0].id)")
+                if documents[0].id == "s1" { await trace.reach("prepare s3") }
+                #expect(prepared?.count == documents.count)
+                let first = await trace.number(documents.count)
+                return documents.enumerated().map { offset, document in
+                    ChangeApplier.Change(
+                        sequence: first + Int64(offset), collection: "shop", id: document.id, record: document, body: Data(document.body))
+                }
+            },
+            apply: { changes in WriteTally.Counts(created: changes.count) })
+        try await session.feed(Self.lines(5))
+        let report = try await session.finish()
+        #expect(report.created == 5 && report.lastSequence == 5)
+        let steps = await trace.steps
+        let position = { (step: String) in steps.firstIndex(of: step) ?? -1 }
+        #expect(position("prepare s3") < position("store s3") && position("store s1") < position("store s3"))
     }
 
     /// A batch whose index write fails (a timeout) fails the import, but the batch stored
@@ -107,8 +142,8 @@ struct ImportSessionTests {
         struct TimedOut: Error {}
         let trace = Trace()
         let session = ImportSession(
-            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2, exists: { ids in ids.map { _ in false } },
-            store: { documents in
+            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2,
+            store: { documents, _ in
                 let first = await trace.number(documents.count)
                 await trace.record("store \(first)")
                 return documents.enumerated().map { offset, document in
@@ -122,6 +157,7 @@ struct ImportSessionTests {
                     await trace.reach("store 3")
                     throw TimedOut()
                 }
+                return WriteTally.Counts(created: changes.count)
             })
         await #expect(throws: TimedOut.self) {
             try await session.feed(Self.lines(4))
@@ -130,17 +166,14 @@ struct ImportSessionTests {
         await trace.reach("apply 3")
     }
 
-    /// Created or updated: an id the index holds (asked once a batch), or one written earlier in
-    /// the same batch, is updated. The index here holds "s2" and every id applied so far.
-    @Test func storedAndRepeatedIdsCountAsUpdated() async throws {
-        let asked = Locked<[[String]]>([]), indexed = Locked<Set<String>>(["s2"]), head = Locked<Int64>(0)
+    /// The report adds up what each batch's apply counted (the index write's look-up of each
+    /// id, ``WriteTally``), batch by batch, and asks nothing else: here the applier calls an id
+    /// starting with "u" updated. Every batch counts once it is applied.
+    @Test func theCountsAreWhatEachBatchsApplyCounted() async throws {
+        let head = Locked<Int64>(0), applied = Locked<[[String]]>([])
         let session = ImportSession(
             format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2,
-            exists: { ids in
-                asked.withLock { $0.append(ids) }
-                return indexed.withLock { indexed in ids.map(indexed.contains) }
-            },
-            store: { documents in
+            store: { documents, _ in
                 let first = head.withLock { head in
                     defer { head += Int64(documents.count) }
                     return head + 1
@@ -150,14 +183,17 @@ struct ImportSessionTests {
                         sequence: first + Int64(offset), collection: "shop", id: document.id, record: document, body: Data(document.body))
                 }
             },
-            apply: { changes in indexed.withLock { $0.formUnion(changes.map(\.id)) } })
-        let more = #"{"sku": "s1", "title": "Again"}"# + "\n" + #"{"sku": "s5", "title": "x"}"# + "\n" + #"{"sku": "s5", "title": "y"}"#
-        try await session.feed(Self.lines(4) + Array(("\n" + more).utf8))
+            apply: { changes in
+                applied.withLock { $0.append(changes.map(\.id)) }
+                let updated = changes.filter { $0.id.hasPrefix("u") }.count
+                return WriteTally.Counts(created: changes.count - updated, updated: updated)
+            })
+        let lines = ["s1", "u2", "u3", "s4", "u5"].map { #"{"sku": "\#($0)", "title": "x"}"# }.joined(separator: "\n")
+        try await session.feed(Array(lines.utf8))
         let report = try await session.finish()
-        // s1 s2 | s3 s4 | s1 s5 | s5: s2 indexed already, s1 applied with the first batch, s5 twice.
-        #expect(report.created == 4 && report.updated == 3 && report.failed == 0)
-        #expect(report.lastSequence == 7)
-        #expect(asked.withLock { $0 } == [["s1", "s2"], ["s3", "s4"], ["s1", "s5"], ["s5"]])
+        #expect(report.created == 2 && report.updated == 3 && report.failed == 0)
+        #expect(report.lastSequence == 5)
+        #expect(applied.withLock { $0 } == [["s1", "u2"], ["u3", "s4"], ["u5"]])
     }
 
     /// A batch that fails to store fails the import; the batches after it are never stored.
@@ -165,13 +201,13 @@ struct ImportSessionTests {
         struct Full: Error {}
         let stored = Locked(0)
         let session = ImportSession(
-            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2, exists: { ids in ids.map { _ in false } },
-            store: { _ in
+            format: .ndjson, schema: Self.schema, limits: .default, batchSize: 2,
+            store: { _, _ in
                 let batch = stored.withLock { $0 += 1; return $0 }
                 if batch == 2 { throw Full() }
                 return []
             },
-            apply: { _ in })
+            apply: { _ in WriteTally.Counts() })
         await #expect(throws: Full.self) {
             try await session.feed(Self.lines(9))
             _ = try await session.finish()

@@ -200,16 +200,16 @@ final class CollectionService: Sendable {
         let committed = Locked<Int64>(0)
         return ImportSession(
             format: format, schema: collection.schema, limits: limits.document, batchSize: limits.importBatch,
-            exists: { collection.index.contains(ids: $0) },
-            store: { documents in
+            // Indexed before it is committed, off the pool, while the batch before is committed:
+            // its index write is then a swap, and the writes numbered after it wait for that, not
+            // for its build.
+            prepare: { documents in await collection.prepare(documents) },
+            store: { documents, prepared in
                 // Documents committed but not yet in the index count too (as new: the bound is never passed).
                 let unapplied = Int(max(0, committed.withLock { $0 } - applier.applied.value))
                 if collection.index.count + unapplied + documents.count > limits.maxDocuments {
                     throw CollectionError.tooManyDocuments(collection: name, limit: limits.maxDocuments)
                 }
-                // Indexed before it is committed, off the pool: its index write is then a swap, and
-                // the writes numbered after it wait for that, not for its build.
-                let prepared = await collection.prepare(documents)
                 // One copy of each body, shared by the store's write and the applier's change.
                 let bodies = documents.map { Data($0.body) }
                 let first = try await store.commit(
@@ -222,17 +222,31 @@ final class CollectionService: Sendable {
                 }
             },
             apply: { changes in
-                guard let last = changes.last?.sequence else { return }
+                guard let first = changes.first?.sequence, let last = changes.last?.sequence else { return WriteTally.Counts() }
                 // Offered once the batch before is applied, so each batch is one index write of its
                 // own size (not whatever waited: the index's merges depend on its writes' sizes, see
-                // `import.batchSize`), and the index trails the store by at most one batch. Answered
-                // once searchable, as a PUT is.
-                applier.offer(changes)
+                // `import.batchSize`), and the index trails the store by at most
+                // `ImportSession.maxBatchesInFlight` batches. Answered once searchable, as a PUT is.
+                // Counted by the index write's look-up of each id (the one that masks the version it
+                // replaces), not by one of their own before.
+                let tally = WriteTally(sequences: first...last)
+                applier.offer(changes, tally: tally)
                 try await applier.applied(atLeast: last, within: Self.batchApplyWait).value
-                // During a schema change, documents the old index cannot hold wait for the new one, as a PUT does.
-                guard await collection.served(changes.map(\.id), by: .now() + applyWait) else {
+                // During a schema change, documents the old index cannot hold wait for the new one, as
+                // a PUT does (their ids listed only then: not a copy of each change per batch).
+                var isServed = true
+                if collection.holdsBack(through: last) {
+                    isServed = await collection.served(changes.withUnsafeBufferPointer { $0.map { $0.id } }, by: .now() + applyWait)
+                }
+                guard isServed else {
                     throw NotAppliedInTime(sequence: last, limit: applyWait, isDurableWrite: true, waitsForRebuild: true)
                 }
+                // Changes applied before this batch offered them were not counted (on PostgreSQL the
+                // follower may read them back first, a rare race): what they replaced cannot be told
+                // after the fact, they count as created.
+                var counts = tally.counted
+                counts.created += changes.count - counts.total
+                return counts
             })
     }
 

@@ -6,10 +6,12 @@ import Search
 /// against the schema, and the good ones are committed in batches. A bad line is reported and
 /// the others go on. An actor: one request feeds it, in order.
 ///
-/// Three stages overlap, one batch each (two cores): batch N+2 is parsed while N+1 is
-/// committed to the store and N is applied to the index. Batches are stored in order and
-/// applied in order, each as one index write of its own; the answer waits for the last one to
-/// be both durable and applied.
+/// Four stages overlap (two cores): while batch N+2 is parsed, N+1 is indexed ahead (its
+/// segments built) and committed to the store, and N is applied to the index. A batch is
+/// indexed ahead as soon as it is parsed, while the one before is still committed: each
+/// stage runs on a thread of its own, so two threads have work whichever stage is slow.
+/// Batches are stored in order and applied in order, each as one index write of its own; the
+/// answer waits for the last one to be both durable and applied.
 actor ImportSession {
     enum Format: Sendable {
         case ndjson
@@ -38,40 +40,46 @@ actor ImportSession {
     /// Most errors listed in the report; all are counted.
     static let maxListedErrors = 100
 
+    /// Most batches on their way (indexed ahead, committed or applied) while the next is parsed:
+    /// with one, the parser waited for each batch's index write, and the store for the parser.
+    static let maxBatchesInFlight = 2
+
     private let format: Format
     private let decoder: CollectionDocumentDecoder
     private let batchSize: Int
-    /// Whether each of a batch's ids is stored (indexed) already, read at once.
-    private let exists: @Sendable ([String]) -> [Bool]
-    /// Commits one batch durably (one transaction); returns its changes, numbered by the store.
-    private let store: @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change]
-    /// Applies a stored batch to the index (one write) and returns once it is searchable, so
-    /// that `exists` sees its ids.
-    private let apply: @Sendable ([ChangeApplier.Change]) async throws -> Void
+    /// Readies a batch for its index write as soon as it is parsed, before its turn to be
+    /// stored, off the pool: its segments built ahead (``ServedCollection/prepare(_:)``); nil
+    /// when there is nothing to build ahead.
+    private let prepare: @Sendable ([CollectionDocument]) async -> PreparedBatch?
+    /// Commits one batch durably (one transaction), with what `prepare` made of it; returns its
+    /// changes, numbered by the store.
+    private let store: @Sendable ([CollectionDocument], PreparedBatch?) async throws -> [ChangeApplier.Change]
+    /// Applies a stored batch to the index (one write) and returns once it is searchable, with
+    /// how many of its documents were created and how many replaced one: counted by the index
+    /// write's own look-up of each id, in order (an id the index holds, from an earlier batch
+    /// too, or one written earlier in the same batch, is updated).
+    private let apply: @Sendable ([ChangeApplier.Change]) async throws -> WriteTally.Counts
     private var ndjson = NDJSONLineReader()
     private var csv = CSVRecordReader()
     private var csvBuilder: CSVDocumentBuilder?
     private var schema: CollectionSchema
-    private var pending: [(line: Int, document: CollectionDocument)] = []
-    /// The ids of the batch still being committed, which `exists` may not see yet. Every batch
-    /// before it is applied (``flush()``), so `exists` answers for those: no set of every id of
-    /// the import (a million strings, held to the end).
-    private var committingIDs = Set<String>()
-    /// The batch being committed and applied while the next one is parsed.
-    private var committing: BatchInFlight?
+    private var pending: [CollectionDocument] = []
+    /// The batches being indexed, committed and applied while the next one is parsed, oldest first.
+    private var inFlight: [BatchInFlight] = []
     private(set) var report = Report()
 
     init(
         format: Format, schema: CollectionSchema, limits: CollectionDocumentLimits, batchSize: Int,
-        exists: @escaping @Sendable ([String]) -> [Bool],
-        store: @escaping @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change],
-        apply: @escaping @Sendable ([ChangeApplier.Change]) async throws -> Void
+        prepare: @escaping @Sendable ([CollectionDocument]) async -> PreparedBatch? = { _ in nil },
+        store: @escaping @Sendable ([CollectionDocument], PreparedBatch?) async throws -> [ChangeApplier.Change],
+        apply: @escaping @Sendable ([ChangeApplier.Change]) async throws -> WriteTally.Counts
     ) {
         self.format = format
         self.schema = schema
         decoder = CollectionDocumentDecoder(schema: schema, limits: limits)
         self.batchSize = max(batchSize, 1)
-        self.exists = exists
+        self.prepare = prepare
+        pending.reserveCapacity(self.batchSize)
         self.store = store
         self.apply = apply
     }
@@ -132,7 +140,7 @@ actor ImportSession {
     private func add(_ json: [UInt8], line: Int) async throws {
         do {
             let document = try decoder.decode(json)
-            pending.append((line, document))
+            pending.append(document)
             if pending.count >= batchSize { try await flush() }
         } catch let error as DocumentError {
             fail(line: line, id: Self.id(in: json, field: schema.idField), error.description)
@@ -150,40 +158,31 @@ actor ImportSession {
         }
     }
 
-    /// Hands the pending documents to the store and returns to parsing once the batch before
-    /// them is applied: the parser runs at most one batch ahead of the store, the store one
-    /// batch ahead of the index. A failed batch fails the import at the next flush (or at
-    /// ``finish()``); a batch already stored then is durable and is applied all the same.
+    /// Hands the pending documents on and returns to parsing once the batch
+    /// ``maxBatchesInFlight`` before them is applied: the store runs at most that many batches
+    /// ahead of the index, the parser one batch ahead of those. A failed batch fails the import
+    /// at a later flush (or at ``finish()``); a batch already stored then is durable and is
+    /// applied all the same. Its created and updated documents are counted as it is applied: a
+    /// batch that fails counts none.
     private func flush() async throws {
         guard !pending.isEmpty else { return }
-        let batch = pending.map(\.document)
-        pending.removeAll(keepingCapacity: true)
-        // A document written twice in one import is created once, then updated.
-        var counts = (created: 0, updated: 0)
-        var ids = Set<String>(minimumCapacity: batch.count)
-        // One look-up of the batch: not a lock and a snapshot of the index per document.
-        let stored = exists(batch.map(\.id))
-        for (d, document) in batch.enumerated() {
-            let isNew = ids.insert(document.id).inserted && !committingIDs.contains(document.id) && !stored[d]
-            if isNew { counts.created += 1 } else { counts.updated += 1 }
-        }
-        committingIDs = ids
-        let previous = committing
-        committing = BatchInFlight(batch, after: previous, counts: counts, store: store, apply: apply)
-        if let previous { try await settle(previous) }
+        let batch = pending
+        pending = []
+        pending.reserveCapacity(batchSize)
+        inFlight.append(BatchInFlight(batch, after: inFlight.last, prepare: prepare, store: store, apply: apply))
+        while inFlight.count > Self.maxBatchesInFlight { try await settle(inFlight.removeFirst()) }
     }
 
-    /// Waits for the batch still in flight, if any.
+    /// Waits for the batches still in flight, in order.
     private func settle() async throws {
-        guard let last = committing else { return }
-        committing = nil
-        try await settle(last)
+        while !inFlight.isEmpty { try await settle(inFlight.removeFirst()) }
     }
 
     private func settle(_ batch: BatchInFlight) async throws {
-        report.lastSequence = try await batch.applied.value
-        report.created += batch.counts.created
-        report.updated += batch.counts.updated
+        let (last, counts) = try await batch.applied.value
+        report.lastSequence = last
+        report.created += counts.created
+        report.updated += counts.updated
     }
 
     private func fail(line: Int, id: String?, _ detail: String) {
@@ -194,27 +193,31 @@ actor ImportSession {
     }
 }
 
-/// One batch on its way: stored once the batch before it is stored (the store numbers batches
-/// in the order of the import; not after a batch that failed to store), applied once it is
-/// stored and the batch before it is applied or failed (each batch one index write, in order).
-/// The store of a batch thus overlaps the index write of the one before.
+/// One batch on its way: prepared at once (its segments built while the batches before it are
+/// committed and applied), stored once it is prepared and the batch before it is stored (the
+/// store numbers batches in the order of the import; not after a batch that failed to store),
+/// applied once it is stored and the batch before it is applied or failed (each batch one index
+/// write, in order). The store of a batch thus overlaps the index write of the one before, and
+/// its build the store of the one before.
 private struct BatchInFlight: Sendable {
-    /// The batch's last sequence number, once it is durable and searchable.
-    let applied: Task<Int64, any Error>
+    /// The batch's last sequence number and its counts, once it is durable and searchable.
+    let applied: Task<(last: Int64, counts: WriteTally.Counts), any Error>
     /// Completes once the batch is durable. Without the changes: the batch after it waits on
     /// it, and would otherwise keep this batch's documents to its own end.
     let stored: Task<Void, any Error>
-    let counts: (created: Int, updated: Int)
 
     init(
-        _ documents: [CollectionDocument], after previous: BatchInFlight?, counts: (created: Int, updated: Int),
-        store: @escaping @Sendable ([CollectionDocument]) async throws -> [ChangeApplier.Change],
-        apply: @escaping @Sendable ([ChangeApplier.Change]) async throws -> Void
+        _ documents: [CollectionDocument], after previous: BatchInFlight?,
+        prepare: @escaping @Sendable ([CollectionDocument]) async -> PreparedBatch?,
+        store: @escaping @Sendable ([CollectionDocument], PreparedBatch?) async throws -> [ChangeApplier.Change],
+        apply: @escaping @Sendable ([ChangeApplier.Change]) async throws -> WriteTally.Counts
     ) {
         let previousStored = previous?.stored, previousApplied = previous?.applied
+        let prepared = Task { await prepare(documents) }
         let changes = Task<[ChangeApplier.Change], any Error> {
+            let ready = await prepared.value
             _ = try await previousStored?.value
-            return try await store(documents)
+            return try await store(documents, ready)
         }
         stored = Task { _ = try await changes.value }
         applied = Task {
@@ -222,10 +225,9 @@ private struct BatchInFlight: Sendable {
             // Applied whatever became of the batch before (its apply may have timed out): a batch
             // that is stored is always offered, or this replica would wait for its numbers forever.
             _ = try? await previousApplied?.value
-            try await apply(stored)
-            return stored.last?.sequence ?? 0
+            let counts = try await apply(stored)
+            return (stored.last?.sequence ?? 0, counts)
         }
-        self.counts = counts
     }
 }
 

@@ -85,6 +85,8 @@ final class ChangeApplier: Sendable {
         var server: String?
         /// How many times this replica went back (``rewind(to:corrections:history:)``).
         var rewinds = 0
+        /// The counts of created and updated documents asked for (an import's batches), until served.
+        var tallies: [WriteTally] = []
     }
 
     /// How many applied changes are kept for ``HistoryCheck`` (ids and digests only, not bodies):
@@ -130,9 +132,11 @@ final class ChangeApplier: Sendable {
     }
 
     /// Queues `changes` and applies every one that is next in order. With no changes, applies
-    /// those ``stage(_:)`` left waiting, if the next one is among them.
-    func offer(_ changes: [Change]) {
+    /// those ``stage(_:)`` left waiting, if the next one is among them. `tally` counts the
+    /// documents its changes create and update as they are applied (an import's batch).
+    func offer(_ changes: [Change], tally: WriteTally? = nil) {
         let queueDrain = state.withLock { state in
+            if let tally { state.tallies.append(tally) }
             // By index: a `Change` taken by `for in` is one more copy (a retain of each of its references).
             for c in changes.indices where changes[c].sequence > state.applied { state.pending[changes[c].sequence] = changes[c] }
             // Nothing new offered: a drain only for staged changes that are next, not one that would report a gap again.
@@ -278,6 +282,7 @@ final class ChangeApplier: Sendable {
     private func serve(_ sequence: Int64) {
         let ready = state.withLock { state -> [AppliedWaiter] in
             state.served = sequence
+            if !state.tallies.isEmpty { state.tallies.removeAll { $0.sequences.upperBound <= sequence } }
             guard !state.waiters.isEmpty else { return [] }
             var ready: [AppliedWaiter] = []
             for (waited, waiters) in state.waiters where waited <= sequence {
@@ -389,27 +394,46 @@ final class ChangeApplier: Sendable {
     private func applyDocuments(_ changes: [Change], publish: Bool) {
         var records: [CollectionDocument?] = []
         var outcomes: [CollectionChangeOutcome] = []
+        // Read in place (`for in`, `map(\.sequence)` and `changes[c]` in a closure copied each
+        // `Change` whole: a retain of each of its references).
+        let sequences = changes.withUnsafeBufferPointer { changes in changes.map { $0.sequence } }
         if let collection = collections.named(changes[0].collection) {
-            records.reserveCapacity(changes.count)
-            // By index, not by element (`for in` copies each `Change`).
-            for c in changes.indices {
-                // Stored under a schema this one no longer takes: kept in the store, not searchable.
-                records.append(changes[c].body.flatMap { body in changes[c].record ?? (try? collection.decoder.decode(Array(body))) })
+            let decoder = collection.decoder
+            let batch = changes.withUnsafeBufferPointer { changes -> [CollectionChange] in
+                records.reserveCapacity(changes.count)
+                var batch: [CollectionChange] = []
+                batch.reserveCapacity(changes.count)
+                for c in changes.indices {
+                    // Stored under a schema this one no longer takes: kept in the store, not searchable.
+                    let record = changes[c].body == nil ? nil : changes[c].record ?? changes[c].body.flatMap { try? decoder.decode(Array($0)) }
+                    records.append(record)
+                    batch.append(record.map(CollectionChange.upsert) ?? .delete(id: changes[c].id))
+                }
+                return batch
             }
-            outcomes = collection.apply(
-                changes.indices.map { c in records[c].map(CollectionChange.upsert) ?? CollectionChange.delete(id: changes[c].id) },
-                through: changes.last?.sequence)
+            outcomes = collection.apply(batch, through: sequences.last)
         }
+        if publish { count(sequences, outcomes) }
         guard publish else { return }
         // Only the replaced documents are kept for the events, not the outcomes' changes.
-        let (decoded, replaced) = (records, outcomes.map(\.previous))
-        feed.publish(PendingEvents(sequences: changes.map(\.sequence)) { offset in
+        let (decoded, replaced) = (records, outcomes.map { $0.previous })
+        feed.publish(PendingEvents(sequences: sequences) { offset in
             let change = changes[offset]
             return ChangeEvent(
                 sequence: change.sequence, kind: change.body == nil ? .deleted : .upserted, collection: change.collection,
                 documentID: change.id, document: nil, previous: nil, storedBody: change.body,
                 record: offset < decoded.count ? decoded[offset] : nil, previousRecord: offset < replaced.count ? replaced[offset] : nil)
         })
+    }
+
+    /// Counts `changes` for the tallies that asked for them: each outcome tells whether its
+    /// change replaced a document (the look-up the index write made to mask it).
+    private func count(_ sequences: [Int64], _ outcomes: [CollectionChangeOutcome]) {
+        let tallies = state.withLock { $0.tallies }
+        guard !tallies.isEmpty, let first = sequences.first, let last = sequences.last else { return }
+        for tally in tallies where tally.sequences.overlaps(min(first, last)...max(first, last)) {
+            tally.count(sequences) { c in c < outcomes.count && outcomes[c].previous != nil }
+        }
     }
 
     /// A collection created, its schema replaced, or the collection deleted.

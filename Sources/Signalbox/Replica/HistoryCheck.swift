@@ -36,7 +36,9 @@ enum HistoryCheck {
             self.init(sequence: stored.sequence, collection: stored.collection, kind: stored.kind, id: stored.id, digest: stored.digest)
         }
 
-        init(_ change: ChangeApplier.Change) {
+        /// Borrowed: an initializer's argument is otherwise a copy of the whole change (a retain of
+        /// each of its references), one for each change of every run applied.
+        init(_ change: borrowing ChangeApplier.Change) {
             self.init(
                 sequence: change.sequence, collection: change.collection, kind: change.kind, id: change.id,
                 digest: HistoryCheck.digest(collection: change.collection, kind: change.kind, id: change.id, body: change.body))
