@@ -242,14 +242,16 @@ import Testing
         await EventEndpointsTests.applied(applier, 4)
         // 5...8 the batch; 9 another writer's, in the same run (offered first, applied with it).
         let tally = WriteTally(sequences: 5...8)
+        applier.count(tally)
         applier.offer([shop(9, "b")])
-        applier.offer([shop(5, "a"), shop(6, "c"), shop(7, "c"), shop(8, "gone")], tally: tally)
+        applier.offer([shop(5, "a"), shop(6, "c"), shop(7, "c"), shop(8, "gone")])
         await EventEndpointsTests.applied(applier, 9)
         #expect(tally.counted == WriteTally.Counts(created: 2, updated: 2))
         // Split over two runs (the second waits behind a missing change): counted in both, by
         // number, whoever offered them (11 here).
         let split = WriteTally(sequences: 10...12)
-        applier.offer([shop(10, "e"), shop(12, "d")], tally: split)
+        applier.count(split)
+        applier.offer([shop(10, "e"), shop(12, "d")])
         await EventEndpointsTests.applied(applier, 10)
         #expect(split.counted == WriteTally.Counts(created: 1, updated: 0))
         applier.offer([shop(11, "d")])

@@ -198,6 +198,8 @@ final class CollectionService: Sendable {
         let (limits, store, applier, applyWait) = (self.limits, self.store, self.applier, self.applyWait)
         // The last sequence number this import has committed.
         let committed = Locked<Int64>(0)
+        // Each stored batch's tally, by its first number, from its commit to its index write.
+        let tallies = Locked<[Int64: WriteTally]>([:])
         return ImportSession(
             format: format, schema: collection.schema, limits: limits.document, batchSize: limits.importBatch,
             // Indexed before it is committed, off the pool, while the batch before is committed:
@@ -215,7 +217,14 @@ final class CollectionService: Sendable {
                 let first = try await store.commit(
                     batch: zip(documents, bodies).map { .upsert(collection: name, id: $0.id, body: $1) })
                 if let prepared { collection.expect(prepared, from: first) }
-                committed.withLock { $0 = first + Int64(documents.count - 1) }
+                let last = first + Int64(documents.count - 1)
+                committed.withLock { $0 = last }
+                // Counted from the moment the batch is durable, not from its own index write: on
+                // PostgreSQL the follower may read the batch back and apply it first, while the
+                // batch before is still being applied.
+                let tally = WriteTally(sequences: first...last)
+                tallies.withLock { $0[first] = tally }
+                applier.count(tally)
                 return zip(documents, bodies).enumerated().map { offset, pair in
                     ChangeApplier.Change(
                         sequence: first + Int64(offset), collection: name, id: pair.0.id, record: pair.0, body: pair.1)
@@ -229,8 +238,8 @@ final class CollectionService: Sendable {
                 // `ImportSession.maxBatchesInFlight` batches. Answered once searchable, as a PUT is.
                 // Counted by the index write's look-up of each id (the one that masks the version it
                 // replaces), not by one of their own before.
-                let tally = WriteTally(sequences: first...last)
-                applier.offer(changes, tally: tally)
+                let tally = tallies.withLock { $0.removeValue(forKey: first) } ?? WriteTally(sequences: first...last)
+                applier.offer(changes)
                 try await applier.applied(atLeast: last, within: Self.batchApplyWait).value
                 // During a schema change, documents the old index cannot hold wait for the new one, as
                 // a PUT does (their ids listed only then: not a copy of each change per batch).
@@ -241,9 +250,9 @@ final class CollectionService: Sendable {
                 guard isServed else {
                     throw NotAppliedInTime(sequence: last, limit: applyWait, isDurableWrite: true, waitsForRebuild: true)
                 }
-                // Changes applied before this batch offered them were not counted (on PostgreSQL the
-                // follower may read them back first, a rare race): what they replaced cannot be told
-                // after the fact, they count as created.
+                // Changes applied in the instant between the commit's return and the tally's
+                // registration were not counted: what they replaced cannot be told after the fact,
+                // they count as created.
                 var counts = tally.counted
                 counts.created += changes.count - counts.total
                 return counts

@@ -132,11 +132,9 @@ final class ChangeApplier: Sendable {
     }
 
     /// Queues `changes` and applies every one that is next in order. With no changes, applies
-    /// those ``stage(_:)`` left waiting, if the next one is among them. `tally` counts the
-    /// documents its changes create and update as they are applied (an import's batch).
-    func offer(_ changes: [Change], tally: WriteTally? = nil) {
+    /// those ``stage(_:)`` left waiting, if the next one is among them.
+    func offer(_ changes: [Change]) {
         let queueDrain = state.withLock { state in
-            if let tally { state.tallies.append(tally) }
             // By index: a `Change` taken by `for in` is one more copy (a retain of each of its references).
             for c in changes.indices where changes[c].sequence > state.applied { state.pending[changes[c].sequence] = changes[c] }
             // Nothing new offered: a drain only for staged changes that are next, not one that would report a gap again.
@@ -147,6 +145,13 @@ final class ChangeApplier: Sendable {
         }
         guard queueDrain else { return }
         queue.async { [self] in drain() }
+    }
+
+    /// Counts the changes numbered `tally.sequences` as they are applied, whoever offers them.
+    func count(_ tally: WriteTally) {
+        state.withLock { state in
+            if tally.sequences.upperBound > state.applied { state.tallies.append(tally) }
+        }
     }
 
     /// Keeps `change`, a write of this replica's that has just become durable, for the next drain
