@@ -182,6 +182,11 @@ final class StringColumn: Sendable {
         return folded.withUTF8 { values.index(of: $0) }.map { UInt32($0) }
     }
 
+    /// Where the values of document `d` are in `documentValues`.
+    @inline(__always) func valueRange(of d: Int) -> Range<Int> {
+        isSingleValued ? d..<(documentValues[d] == Self.noValue ? d : d + 1) : Int(documentStarts[d])..<Int(documentStarts[d + 1])
+    }
+
     /// The values of document `d` (ids, ascending).
     @inline(__always) func values(of d: UInt32) -> ArraySlice<UInt32> {
         if isSingleValued {
