@@ -104,8 +104,12 @@ private struct TextChunk: Sendable {
 
     private mutating func add(_ text: String, weight: UInt32, buffer: inout TokenBuffer, to local: inout [UInt32]) {
         Normalizer.scan(text, into: &buffer)
-        for span in buffer.spans {
-            local.append(interner.intern(buffer.units(of: span)) << 5 | weight)
+        // Each token's units read in place (an `ArraySlice` of them retained the buffer once a token).
+        let spans = buffer.spans
+        buffer.units.withUnsafeBufferPointer { units in
+            for span in spans {
+                local.append(interner.add(UnsafeBufferPointer(rebasing: units[Int(span.unitStart)..<Int(span.unitEnd)])).id << 5 | weight)
+            }
         }
     }
 
