@@ -38,12 +38,13 @@ struct FrontCodedStrings: Sendable {
         }
 
         private mutating func append(bytes string: UnsafeBufferPointer<UInt8>) {
+            var shared = 0
             if count % FrontCodedStrings.blockSize == 0 {
                 blockStarts.append(UInt32(bytes.count))
                 FrontCodedStrings.appendVarint(string.count, to: &bytes)
                 bytes.append(contentsOf: string)
             } else {
-                let shared = previous.withUnsafeBufferPointer { previous in
+                shared = previous.withUnsafeBufferPointer { previous in
                     var shared = 0
                     let limit = min(previous.count, string.count)
                     while shared < limit, previous[shared] == string[shared] { shared += 1 }
@@ -53,8 +54,9 @@ struct FrontCodedStrings: Sendable {
                 FrontCodedStrings.appendVarint(string.count - shared, to: &bytes)
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: string[shared...]))
             }
-            previous.removeAll(keepingCapacity: true)
-            previous.append(contentsOf: string)
+            // Only the rest after the shared prefix is copied (sorted paths share most of theirs).
+            previous.removeLast(previous.count - shared)
+            previous.append(contentsOf: UnsafeBufferPointer(rebasing: string[shared...]))
             count += 1
         }
 

@@ -16,8 +16,11 @@ extension StringColumn {
         var firsts: [[UInt32]] = []
         for (p, part) in parts.enumerated() {
             var first = [UInt32](repeating: SegmentMerge.dropped, count: part.count)
-            for (d, n) in merge.numbers[p].enumerated() where n != SegmentMerge.dropped {
-                for v in part.values(of: UInt32(d)) where first[Int(v)] == SegmentMerge.dropped { first[Int(v)] = n }
+            let numbers = merge.numbers[p], documentValues = part.documentValues
+            for d in numbers.indices where numbers[d] != SegmentMerge.dropped {
+                for i in part.valueRange(of: d) where first[Int(documentValues[i])] == SegmentMerge.dropped {
+                    first[Int(documentValues[i])] = numbers[d]
+                }
             }
             firsts.append(first)
         }
@@ -81,11 +84,15 @@ extension StringColumn {
         documentStarts.reserveCapacity(merge.count + 1)
         var valueStarts = [UInt32](repeating: 0, count: mergedCount + 1)
         var present = DocumentSet(capacity: merge.count)
+        // Each part's arrays taken once (not a class reference and a slice retained per document).
+        let partValues = parts.map(\.documentValues), partStarts = parts.map(\.documentStarts), partPresent = parts.map(\.present)
         for (n, source) in merge.sources.enumerated() {
-            let part = parts[source.part], map = maps[source.part]
-            if part.present.contains(source.document) { present.insert(UInt32(n)) }
-            for v in part.values(of: source.document) {
-                let merged = map[Int(v)]
+            let p = source.part, d = Int(source.document)
+            if partPresent[p].contains(source.document) { present.insert(UInt32(n)) }
+            let range = partStarts[p].isEmpty
+                ? d..<(partValues[p][d] == Self.noValue ? d : d + 1) : Int(partStarts[p][d])..<Int(partStarts[p][d + 1])
+            for i in range {
+                let merged = maps[p][Int(partValues[p][i])]
                 documentValues.append(merged)
                 valueStarts[Int(merged) + 1] += 1
             }

@@ -79,8 +79,8 @@ final class StringColumn: Sendable {
         var starts: [UInt32] = [0]
         starts.reserveCapacity(documents.count + 1)
         var present = DocumentSet(capacity: documents.count)
-        for (d, document) in documents.enumerated() {
-            switch document.values[field] {
+        for d in documents.indices {  // by index: not a copy of each document (three references retained)
+            switch documents[d].values[field] {
             case .string(let text)?:
                 entries.append(distinct.id(of: text))
                 present.insert(UInt32(d))
@@ -180,6 +180,11 @@ final class StringColumn: Sendable {
     func valueId(_ folded: String) -> UInt32? {
         var folded = folded
         return folded.withUTF8 { values.index(of: $0) }.map { UInt32($0) }
+    }
+
+    /// Where the values of document `d` are in `documentValues`.
+    @inline(__always) func valueRange(of d: Int) -> Range<Int> {
+        isSingleValued ? d..<(documentValues[d] == Self.noValue ? d : d + 1) : Int(documentStarts[d])..<Int(documentStarts[d + 1])
     }
 
     /// The values of document `d` (ids, ascending).

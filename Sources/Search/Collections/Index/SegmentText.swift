@@ -78,10 +78,15 @@ private struct TextChunk: Sendable {
         var buffer = TokenBuffer()
         var local: [UInt32] = []
         documentEnds.reserveCapacity(documents.count)
-        for document in documents {
+        // By index, the searched fields' numbers and weights taken once: iterating the documents
+        // copied each (its id, values and body retained and released), and iterating
+        // `layout.searched` retained that array, once a document each (issue 25).
+        let fields = layout.searched.map(\.field), weights = layout.searched.map(\.weight)
+        for d in documents.indices {
             local.removeAll(keepingCapacity: true)
-            for (field, weight) in layout.searched {
-                switch document.values[field] {
+            for s in fields.indices {
+                let weight = weights[s]
+                switch documents[d].values[fields[s]] {
                 case .string(let text)?: add(text, weight: weight, buffer: &buffer, to: &local)
                 case .strings(let texts)?: for text in texts { add(text, weight: weight, buffer: &buffer, to: &local) }
                 default: break
@@ -99,8 +104,12 @@ private struct TextChunk: Sendable {
 
     private mutating func add(_ text: String, weight: UInt32, buffer: inout TokenBuffer, to local: inout [UInt32]) {
         Normalizer.scan(text, into: &buffer)
-        for span in buffer.spans {
-            local.append(interner.intern(buffer.units(of: span)) << 5 | weight)
+        // Each token's units read in place (an `ArraySlice` of them retained the buffer once a token).
+        let spans = buffer.spans
+        buffer.units.withUnsafeBufferPointer { units in
+            for span in spans {
+                local.append(interner.add(UnsafeBufferPointer(rebasing: units[Int(span.unitStart)..<Int(span.unitEnd)])).id << 5 | weight)
+            }
         }
     }
 
