@@ -116,15 +116,6 @@ def postgres_cpu_seconds(pg):
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def wal_syncs(pg):
-    """PostgreSQL's WAL flushes so far (`pg_stat_wal.wal_sync`, server-wide; PostgreSQL 14 and
-    later): writes over flushes is how many writes one flush made durable."""
-    try:
-        return int(pg.sql("SELECT wal_sync FROM pg_stat_wal"))
-    except Exception:  # an older server: the figure is left out
-        return None
-
-
 def children_cpu_seconds():
     """User plus system CPU of this process's reaped children (the wrk processes once waited for)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -155,15 +146,11 @@ def run(binary, work, pg):
         before = {name: commit_groups(servers) for name, servers in groups.items()}
         postgres_cpu = {name: 0.0 for name in groups}  # PostgreSQL's CPU in each cluster's rounds
         wrk_cpu = {name: 0.0 for name in groups}  # the load generator's CPU (wrk, reaped children) in those rounds
-        syncs = {name: 0 for name in groups}  # PostgreSQL's WAL flushes in each cluster's rounds
         for round_number in range(ROUNDS):
             for n, replicas in clusters.items():
-                started, wrk_started, syncs_started = postgres_cpu_seconds(pg), children_cpu_seconds(), wal_syncs(pg)
+                started, wrk_started = postgres_cpu_seconds(pg), children_cpu_seconds()
                 rates[f"{n} replicas"].append(wrk_writes(replicas, ROUND_SECONDS, f"r{round_number}-c{n}"))
                 postgres_cpu[f"{n} replicas"] += postgres_cpu_seconds(pg) - started
-                syncs_ended = wal_syncs(pg)
-                syncs[f"{n} replicas"] = None if None in (syncs_started, syncs_ended, syncs[f"{n} replicas"]) \
-                    else syncs[f"{n} replicas"] + syncs_ended - syncs_started
                 wrk_cpu[f"{n} replicas"] += children_cpu_seconds() - wrk_started
             wrk_started = children_cpu_seconds()
             rates["SQLite"].append(wrk_writes([sqlite], ROUND_SECONDS, f"r{round_number}-s"))
@@ -183,8 +170,6 @@ def run(binary, work, pg):
                        f"{(cpu_after - cpu_before) * 1e6 / max(committed, 1) / len(servers):,.0f} each)"
                        + (f", PostgreSQL {postgres_cpu[name] * 1e6 / max(committed, 1):,.0f} µs per write"
                           if name != "SQLite" else "")
-                       + (f", {syncs[name]:,} WAL flushes ({committed / max(syncs[name], 1):.1f} writes a flush)"
-                          if name != "SQLite" and syncs[name] is not None else "")
                        + f", wrk {wrk_cpu[name] * 1e6 / max(committed, 1):,.0f} µs per write; in all "
                          f"{(cpu_after - cpu_before + postgres_cpu[name] + wrk_cpu[name]) / (ROUNDS * ROUND_SECONDS):.2f} "
                          f"of the machine's {os.cpu_count()} cores")

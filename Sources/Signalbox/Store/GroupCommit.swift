@@ -14,12 +14,6 @@ import Metrics
 /// whose time ran out while queued is failed (`expired`) and never committed, and a group's commit
 /// is given the time its oldest write has left. That is one timer per group, where a time limit
 /// around each write cost a task and a timer per write.
-///
-/// Pipelined (PostgreSQL): a group's commit has two stages. The first numbers it (its statement
-/// returned) and the next group is taken as soon as it returns; the second (returned by the
-/// first) makes it durable while later groups are numbered, so several groups wait for one WAL
-/// flush together. Groups are still told their numbers and answered in the order they were
-/// numbered, each only once its own second stage returned.
 final class GroupCommit<Item: Sendable>: Sendable {
     /// One write waiting for its sequence number.
     final class Waiter: Sendable {
@@ -54,15 +48,7 @@ final class GroupCommit<Item: Sendable>: Sendable {
     private struct State {
         var pending: [Waiter] = []
         var flushing = false
-        /// Groups numbered whose second stage has not ended (pipelined).
-        var settling = 0
-        /// The last group numbered, until answered (pipelined): the next is answered after it.
-        var answering: Task<Void, Never>?
     }
-
-    /// A group's second stage (pipelined): returns the number its first item got once the group is
-    /// durable, given the time the group's oldest write has left then.
-    typealias Settle = @Sendable (_ within: Duration?) async throws -> Int64
 
     private let state = Locked(State())
     private let maxBatch: Int
@@ -71,11 +57,9 @@ final class GroupCommit<Item: Sendable>: Sendable {
     /// group, not kept: a store is opened before the metrics system is bootstrapped.
     private static var groups: Counter { Counter(label: "signalbox_commit_groups_total") }
     private static var grouped: Counter { Counter(label: "signalbox_commit_group_writes_total") }
-    /// Commits the items in order, within the time given (with a `limit`); returns the stage that
-    /// tells the sequence number the first one got (the rest follow it).
-    private let commit: @Sendable ([Item], Duration?) async throws -> Settle
-    /// Whether a group's second stage runs while the next group is numbered.
-    private let pipelined: Bool
+    /// Commits the items in order, within the time given (with a `limit`); returns the sequence
+    /// number the first one got (the rest follow it).
+    private let commit: @Sendable ([Item], Duration?) async throws -> Int64
     /// How long a write may take in all, queued and committed; nil: no limit here.
     private let limit: Duration?
     /// The error of a write whose time ran out before its group was taken.
@@ -86,11 +70,7 @@ final class GroupCommit<Item: Sendable>: Sendable {
 
     init(maxBatch: Int, commit: @escaping @Sendable ([Item]) async throws -> Int64) {
         self.maxBatch = max(maxBatch, 1)
-        self.commit = { items, _ in
-            let first = try await commit(items)
-            return { _ in first }
-        }
-        pipelined = false
+        self.commit = { items, _ in try await commit(items) }
         limit = nil
         expired = { CancellationError() }
         idle = nil
@@ -103,26 +83,7 @@ final class GroupCommit<Item: Sendable>: Sendable {
         commit: @escaping @Sendable (_ items: [Item], _ within: Duration?) async throws -> Int64
     ) {
         self.maxBatch = max(maxBatch, 1)
-        self.commit = { items, within in
-            let first = try await commit(items, within)
-            return { _ in first }
-        }
-        pipelined = false
-        self.limit = limit
-        self.expired = expired
-        self.idle = idle
-    }
-
-    /// Pipelined (above): `number` commits a group far enough for the next to follow (its
-    /// numbers taken) and returns its second stage, which makes it durable. `idle` runs once no
-    /// group is queued, numbered or settling.
-    init(
-        maxBatch: Int, limit: Duration, expired: @escaping @Sendable () -> any Error, idle: (@Sendable () -> Void)? = nil,
-        pipelined number: @escaping @Sendable (_ items: [Item], _ within: Duration?) async throws -> Settle
-    ) {
-        self.maxBatch = max(maxBatch, 1)
-        commit = number
-        pipelined = true
+        self.commit = commit
         self.limit = limit
         self.expired = expired
         self.idle = idle
@@ -161,69 +122,27 @@ final class GroupCommit<Item: Sendable>: Sendable {
                 let late = state.pending.filter { $0.deadline.map { $0 <= now } ?? false }
                 if !late.isEmpty { state.pending.removeAll { $0.deadline.map { $0 <= now } ?? false } }
                 guard !state.pending.isEmpty else {
-                    if state.settling == 0 { idle?() }
+                    idle?()
                     state.flushing = false
                     return ([], late)
                 }
                 let taken = Array(state.pending.prefix(maxBatch))
                 state.pending.removeFirst(taken.count)
-                if pipelined { state.settling += 1 }
                 return (taken, late)
             }
             for waiter in late { waiter.finish(.failure(expired())) }
             guard !batch.isEmpty else { return }
-            // The oldest write's deadline (the writes queue in order, so it is the first's).
-            let deadline = batch.compactMap(\.deadline).min()
-            let settle: Settle
             do {
-                settle = try await commit(batch.map(\.item), deadline.map { $0 - now })
+                // The oldest write's time left (the writes queue in order, so it is the first's).
+                let left = batch.compactMap(\.deadline).min().map { $0 - now }
+                let first = try await commit(batch.map(\.item), left)
+                Self.groups.increment()
+                Self.grouped.increment(by: batch.count)
+                for (offset, waiter) in batch.enumerated() { waiter.committed?(first + Int64(offset)) }
+                for (offset, waiter) in batch.enumerated() { waiter.finish(.success(first + Int64(offset))) }
             } catch {
-                if pipelined { settled() }
                 for waiter in batch { waiter.finish(.failure(error)) }
-                continue
             }
-            guard pipelined else {
-                await answer(batch, settle, deadline: deadline)
-                continue
-            }
-            // Under the lock: the next group, numbered by this loop or a later one, is answered after this one.
-            state.withLock { state in
-                let before = state.answering
-                state.answering = Task {
-                    await answer(batch, settle, deadline: deadline, after: before)
-                    settled()
-                }
-            }
-        }
-    }
-
-    /// Runs a group's second stage and answers its writers, after the group before it (pipelined).
-    private func answer(_ batch: [Waiter], _ settle: Settle, deadline: ContinuousClock.Instant?, after previous: Task<Void, Never>? = nil) async {
-        let result: Result<Int64, any Error>
-        do {
-            result = .success(try await settle(deadline.map { $0 - ContinuousClock.now }))
-        } catch {
-            result = .failure(error)
-        }
-        await previous?.value
-        switch result {
-        case .success(let first):
-            Self.groups.increment()
-            Self.grouped.increment(by: batch.count)
-            for (offset, waiter) in batch.enumerated() { waiter.committed?(first + Int64(offset)) }
-            for (offset, waiter) in batch.enumerated() { waiter.finish(.success(first + Int64(offset))) }
-        case .failure(let error):
-            for waiter in batch { waiter.finish(.failure(error)) }
-        }
-    }
-
-    /// A pipelined group's second stage ended: the last one with nothing queued ends the busy stretch.
-    private func settled() {
-        state.withLock { state in
-            state.settling -= 1
-            guard state.settling == 0 else { return }
-            state.answering = nil
-            if !state.flushing { idle?() }
         }
     }
 }

@@ -7,16 +7,10 @@ import PostgresNIO
 
 /// A group of upserts in one statement (``PostgresStore``'s group commit): the group takes
 /// `count` numbers after the head at once, each row's number is its place in the group, a
-/// document written twice keeps its later version, and the log is pruned.
-///
-/// It commits asynchronously (`synchronous_commit` off for this transaction only, read at
-/// commit time): the head's row lock is released without waiting for the WAL flush, so the
-/// next group (of this replica or another) numbers its writes while this one's flush is under
-/// way, and one flush makes many groups durable. It does not notify: ``FlushStatement`` on the
-/// same connection makes the group durable, then ``NotifyStatement`` tells the replicas, and
-/// nothing of the group is answered or applied before the flush returned.
+/// document written twice keeps its later version, the log is pruned, and the commit notifies
+/// with `notifyTail` after the head (``ChangeNotification``).
 struct UpsertGroupStatement: PostgresPreparedStatement {
-    static let name = "signalbox_upsert_group_2"
+    static let name = "signalbox_upsert_group_1"
     static let sql = """
         WITH h AS (UPDATE signalbox_meta SET head = head + $1 RETURNING head),
         w AS (SELECT (SELECT head FROM h) - $1 + t.ord AS seq, t.collection, t.id, t.body
@@ -26,7 +20,7 @@ struct UpsertGroupStatement: PostgresPreparedStatement {
               ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body, seq = excluded.seq),
         c AS (INSERT INTO signalbox_change (seq, collection, kind, id, body) SELECT seq, collection, 'document', id, body FROM w),
         p AS (\(PostgresStore.prune(head: "(SELECT head FROM h)", history: "$5")))
-        SELECT head, set_config('synchronous_commit', 'off', true) FROM h
+        SELECT head, pg_notify('\(PostgresStore.channel)', head::text || $6)::text FROM h
         """
     typealias Row = Int64
 
@@ -34,14 +28,16 @@ struct UpsertGroupStatement: PostgresPreparedStatement {
     let ids: [String]
     let bodies: [String]
     let history: Int64
+    let notifyTail: String
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 5)
+        var bindings = PostgresBindings(capacity: 6)
         bindings.append(Int64(ids.count))
         bindings.append(collections)
         bindings.append(ids)
         bindings.append(bodies)
         bindings.append(history)
+        bindings.append(notifyTail)
         return bindings
     }
 

@@ -29,15 +29,10 @@ final class PostgresStore: DocumentStore {
     /// Names this store (this replica's process) in its commits' notifications (``ChangeNotification``):
     /// its own listener leaves them to the commit's answer, which stages them.
     let origin = String(UInt64.random(in: 1...UInt64.max), radix: 36)
-    /// Upserts that arrive while a group commits go together in the next; a group is numbered
-    /// while the previous ones wait for their flush (``GroupCommit``, pipelined).
+    /// Upserts that arrive while one commits go together in the next.
     private let upserts: GroupCommit<PostgresUpsert>
-    /// The connections the upserts' groups commit on, one group in flight on each (``CommitLanes``).
-    private let lanes = CommitLanes(count: PostgresStore.groupsInFlight)
-    /// How many of a replica's commit groups may wait for their flush at once: a lane (a pool
-    /// connection) each, out of the pool's 8 (``PostgresURL/clientConfiguration(for:)``), the rest
-    /// left to the follower's reads and the deletes.
-    static let groupsInFlight = 4
+    /// The connection the upserts' groups share while they come back to back.
+    private let session = CommitSession()
 
     /// Connects, creates or migrates the schema, and checks that this replica serves the same base data as the others.
     /// Starting may take `startTimeout` (by default three commit limits, at least 15 s): starting
@@ -50,47 +45,25 @@ final class PostgresStore: DocumentStore {
         let primary = PostgresPrimary(url: url, logger: logger)
         self.primary = primary
         // Each upsert is answered within the commit's time limit, queued and committed: its group
-        // gets the time its oldest write has left, so a group stuck waiting for a lane or a
-        // connection is given up (and never committed) rather than landing after its clients heard 503.
-        let lanes = self.lanes
+        // gets the time its oldest write has left, so a group stuck waiting for a connection is
+        // given up (and never committed) rather than landing after its clients heard 503.
+        let session = self.session
         upserts = GroupCommit(
             maxBatch: 256, limit: timeout, expired: { StoreError.unavailable(detail: "PostgreSQL did not commit within \(timeout)") },
-            idle: { lanes.end() }
+            idle: { session.end() }
         ) { [history = self.history, origin] writes, left in
-            // Stage one: the group's statement on a lane's connection, committed without its flush.
-            let numbered = try await Self.within(left ?? timeout, "commit", primary, dropped: { $0.lane.release(broken: true) }) {
-                let lane = try await lanes.acquire()
-                do {
-                    return try await Self.leasing(primary) { lease in
-                        let connection = try await lane.session.connection(of: lease)
-                        // Given up while it waited for the lane or connection: never committed after its clients heard 503.
+            do {
+                return try await Self.within(left ?? timeout, "commit", primary) {
+                    try await Self.leasing(primary) { lease in
+                        let connection = try await session.connection(of: lease)
+                        // Given up while it waited for the connection: never committed after its clients heard 503.
                         try Task.checkCancellation()
-                        let head = try await Self.numberGroup(writes, connection: connection, history: history, logger: logger)
-                        return NumberedGroup(lane: lane, lease: lease, connection: connection, head: head)
+                        return try await Self.upsertGroup(writes, connection: connection, history: history, origin: origin, logger: logger)
                     }
-                } catch {
-                    lane.release(broken: true)
-                    throw error
                 }
-            }
-            // Stage two, while the next group is numbered on another lane: the flush, then the NOTIFY.
-            let tail = ChangeNotification.tail(for: writes.map { (.document, $0.collection, $0.id, $0.body) }, origin: origin)
-            return { left in
-                do {
-                    try await Self.within(left ?? timeout, "commit", primary) {
-                        do {
-                            try await Self.settleGroup(numbered.head, tail: tail, connection: numbered.connection, logger: logger)
-                        } catch {
-                            primary.failed(numbered.lease, with: error)
-                            throw error
-                        }
-                        numbered.lane.release()
-                    }
-                } catch {
-                    numbered.lane.release(broken: true)
-                    throw error
-                }
-                return numbered.head - Int64(writes.count) + 1
+            } catch {
+                session.end()
+                throw error
             }
         }
         do {
@@ -104,12 +77,12 @@ final class PostgresStore: DocumentStore {
     }
 
     deinit {
-        lanes.endAll()
+        session.end()
         primary.close()
     }
 
     func close() async {
-        lanes.endAll()
+        session.end()
         primary.close()
     }
 
@@ -276,8 +249,6 @@ final class PostgresStore: DocumentStore {
                     "SELECT collection, kind, id, body, seq FROM signalbox_change ORDER BY seq DESC LIMIT \(history)", logger: logger)
                 for try await row in log.decode((String, String, String, String?, Int64).self) { recent.append(Self.change(row)) }
                 try await connection.query("COMMIT", logger: logger)
-                // After the read's own transaction: this flush's commit record follows every commit it saw.
-                try await Self.flush(connection, logger: logger)
                 return StoreSnapshot(
                     documents: documents, head: head, epoch: epoch, recentChanges: recent.reversed(), collections: collections,
                     covered: covered, historyHeld: held, server: server)
@@ -339,19 +310,17 @@ final class PostgresStore: DocumentStore {
     /// again (a replica read back each of its own writes, some several times while they waited to be applied).
     func changes(after sequence: Int64, limit: Int, skipping: [Int64] = []) async throws -> (head: Int64, changes: [StoredChange], server: String) {
         try await Self.within(timeout * 3, "read the change log", primary) { [self] in
-            try await using { client in try await client.withConnection { connection in
+            try await using { client in
                 var head: Int64 = 0
                 var server = ""
                 var changes: [StoredChange] = []
                 let statement = ChangeLogReadStatement(sequence: sequence, skipping: skipping, limit: Int64(limit))
-                for try await row in try await connection.execute(statement, logger: logger) {
+                for try await row in try await client.execute(statement, logger: logger) {
                     (head, server) = (row.head, row.server)
                     if let change = row.change { changes.append(change) }
                 }
-                // Rows (or a head) of groups committed but maybe not yet flushed: durable before they are returned.
-                if !changes.isEmpty || head > sequence { try await Self.flush(connection, logger: logger) }
                 return (head, changes, server)
-            } }
+            }
         }
     }
 
@@ -364,17 +333,16 @@ final class PostgresStore: DocumentStore {
     /// The log's changes from `first` through `last` (those it still holds), in order.
     func changes(from first: Int64, through last: Int64) async throws -> [StoredChange] {
         try await Self.within(readTimeout, "read the change log", primary) { [self] in
-            try await using { client in try await client.withConnection { connection in
+            try await using { client in
                 var changes: [StoredChange] = []
-                let rows = try await connection.query(
+                let rows = try await client.query(
                     """
                     SELECT collection, kind, id, body, seq FROM signalbox_change
                     WHERE seq BETWEEN \(first) AND \(last) ORDER BY seq
                     """, logger: logger)
                 for try await row in rows.decode((String, String, String, String?, Int64).self) { changes.append(Self.change(row)) }
-                if !changes.isEmpty { try await Self.flush(connection, logger: logger) }
                 return changes
-            } }
+            }
         }
     }
 
@@ -384,9 +352,9 @@ final class PostgresStore: DocumentStore {
         guard !keys.isEmpty else { return [] }
         let collections = keys.map(\.collection), ids = keys.map(\.id)
         return try await Self.within(readTimeout, "read documents", primary) { [self] in
-            try await using { client in try await client.withConnection { connection in
+            try await using { client in
                 var found: [StoredChange] = []
-                let rows = try await connection.query(
+                let rows = try await client.query(
                     """
                     SELECT d.collection, d.id, d.body, d.seq FROM signalbox_document d
                     JOIN unnest(\(collections)::text[], \(ids)::text[]) AS k(collection, id)
@@ -395,9 +363,8 @@ final class PostgresStore: DocumentStore {
                 for try await (collection, id, body, seq) in rows.decode((String, String, String?, Int64).self) {
                     found.append(StoredChange(collection: collection, id: id, body: body.map { Data($0.utf8) }, sequence: seq))
                 }
-                if !found.isEmpty { try await Self.flush(connection, logger: logger) }
                 return found
-            } }
+            }
         }
     }
 
@@ -481,53 +448,31 @@ final class PostgresStore: DocumentStore {
         """
     }
 
-    /// One statement for a whole group of upserts (an import's batch): the group's statement, its
-    /// flush and its NOTIFY on one connection (``numberGroup``, ``settleGroup``). The group takes
-    /// `count` numbers after the head at once; each row's number is its place in the group, and a
-    /// document written twice in one group keeps its later version.
+    /// One statement for a whole group of upserts (``GroupCommit``): one round trip, one
+    /// transaction, one WAL flush. The group takes `count` numbers after the head at once;
+    /// each row's number is its place in the group, and a document written twice in one group
+    /// keeps its later version.
     private static func upsertGroup(
         _ writes: [PostgresUpsert], client: PostgresClient, history: Int64, origin: String, logger: Logger
     ) async throws -> Int64 {
         try await client.withConnection { connection in
-            let head = try await numberGroup(writes, connection: connection, history: history, logger: logger)
-            let tail = ChangeNotification.tail(for: writes.map { (.document, $0.collection, $0.id, $0.body) }, origin: origin)
-            try await settleGroup(head, tail: tail, connection: connection, logger: logger)
-            return head - Int64(writes.count) + 1
+            try await upsertGroup(writes, connection: connection, history: history, origin: origin, logger: logger)
         }
     }
 
-    /// Commits a group's statement (``UpsertGroupStatement``) without waiting for its flush: the
-    /// head's lock is free for the next group at once. Returns the new head. The group is neither
-    /// durable nor told to anyone yet (``settleGroup``).
-    private static func numberGroup(
-        _ writes: [PostgresUpsert], connection: PostgresConnection, history: Int64, logger: Logger
+    /// ``upsertGroup(_:client:history:origin:logger:)`` on a connection held already (``CommitSession``).
+    private static func upsertGroup(
+        _ writes: [PostgresUpsert], connection: PostgresConnection, history: Int64, origin: String, logger: Logger
     ) async throws -> Int64 {
-        let statement = UpsertGroupStatement(
-            collections: writes.map(\.collection), ids: writes.map(\.id), bodies: writes.map(\.body), history: history)
-        for try await head in try await connection.execute(statement, logger: logger) { return head }
+        let statement = upsertGroupStatement(writes, history: history, origin: origin)
+        for try await head in try await connection.execute(statement, logger: logger) { return head - Int64(writes.count) + 1 }
         throw StoreError.unavailable(detail: "the commit returned no sequence number")
     }
 
-    /// Makes a group committed on `connection` durable (``flush(_:logger:)``, on that connection:
-    /// on another, opened after a crash, it could succeed on a server that lost the group), then
-    /// notifies the replicas of it (``NotifyStatement``). When it fails, the group is unknown, as a
-    /// commit whose answer was lost: its writers are not answered 204, and it is applied only from
-    /// the log, read and flushed.
-    private static func settleGroup(_ head: Int64, tail: String, connection: PostgresConnection, logger: Logger) async throws {
-        try await flush(connection, logger: logger)
-        for try await _ in try await connection.execute(NotifyStatement(payload: String(head) + tail), logger: logger) {}
-    }
-
-    /// Runs ``FlushStatement`` on `connection`: every transaction committed before it is durable
-    /// (and on the synchronous standby) when it returns.
-    ///
-    /// A read of the log may return a group committed and not yet flushed (before its writer's
-    /// flush), so every read that returned changes runs this before returning them, on the same
-    /// connection: should the server crash between the two, the flush fails with the connection,
-    /// where on another connection it could succeed on the restarted server, which has lost the
-    /// rows read. A follower applies nothing it read before this returned.
-    private static func flush(_ connection: PostgresConnection, logger: Logger) async throws {
-        for try await _ in try await connection.execute(FlushStatement(), logger: logger) {}
+    private static func upsertGroupStatement(_ writes: [PostgresUpsert], history: Int64, origin: String) -> UpsertGroupStatement {
+        UpsertGroupStatement(
+            collections: writes.map(\.collection), ids: writes.map(\.id), bodies: writes.map(\.body), history: history,
+            notifyTail: ChangeNotification.tail(for: writes.map { (.document, $0.collection, $0.id, $0.body) }, origin: origin))
     }
 
     /// A delete, a schema or a dropped collection: a transaction of its own. The head's row
@@ -594,11 +539,8 @@ final class PostgresStore: DocumentStore {
     /// that postgres-nio's pool never answered, cancelled or not, once held a replica's change-log
     /// reads for good after `pg_ctl restart` (the cluster test's storm, 1 run in 4). `primary` then
     /// gets a new pool for the next query (``PostgresPrimary/timedOut()``).
-    ///
-    /// `dropped` is given what `work` returned after the limit (nobody takes it then): what it holds, a lane, is given back.
     static func within<T: Sendable>(
-        _ limit: Duration, _ what: String, _ primary: PostgresPrimary?, dropped: (@Sendable (T) -> Void)? = nil,
-        _ work: @escaping @Sendable () async throws -> T
+        _ limit: Duration, _ what: String, _ primary: PostgresPrimary?, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let waiting = Locked<CheckedContinuation<T, any Error>?>(nil)
         let running = Locked<Task<Void, Never>?>(nil)
@@ -612,8 +554,7 @@ final class PostgresStore: DocumentStore {
                 waiting.withLock { $0 = continuation }
                 let task = Task {
                     do {
-                        let value = try await work()
-                        if !finish(.success(value)) { dropped?(value) }
+                        _ = finish(.success(try await work()))
                     } catch {
                         _ = finish(.failure(Self.storeError(error)))
                     }
@@ -638,14 +579,6 @@ final class PostgresStore: DocumentStore {
         default: StoreError.unavailable(detail: "\(String(reflecting: error))")
         }
     }
-}
-
-/// A group committed on a lane's connection, waiting for its flush there.
-private struct NumberedGroup: Sendable {
-    let lane: CommitLanes.Lane
-    let lease: PostgresPrimary.Lease
-    let connection: PostgresConnection
-    let head: Int64
 }
 
 /// One upsert waiting for its group's commit.
