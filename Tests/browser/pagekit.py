@@ -7,6 +7,7 @@ import json
 import os
 import urllib.request
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 BASE = os.environ.get("SIGNALBOX_URL", "").rstrip("/")
@@ -16,7 +17,10 @@ WAIT_SECONDS = 10
 
 
 def wait(driver, condition, message):
-    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.05).until(lambda d: condition(d), message)
+    # The page re-renders lists as data comes (the collection menu once a key is typed): an element
+    # found by one poll may be gone when the condition reads it; the next poll finds the new ones.
+    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition(d), message)
 
 
 def hit_names(driver):
