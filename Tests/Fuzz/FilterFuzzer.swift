@@ -177,8 +177,17 @@ func bare(_ number: Double) -> String {
 
 /// The expression as filter text, every name and value quoted, every list parenthesized.
 func write(_ expression: FilterExpression) -> String {
+    // Escaped scalar by scalar: String's replacingOccurrences compares characters, and a quote
+    // followed by a combining mark (U+0740) is one character that is not a quote.
     func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var written = String.UnicodeScalarView()
+        written.append("\"")
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "\"" { written.append("\\") }
+            written.append(scalar)
+        }
+        written.append("\"")
+        return String(written)
     }
     func value(_ value: FilterValue) -> String {
         switch value {

@@ -23,8 +23,7 @@ final class CollectionLookups: Sendable {
         ) {
             self.query = query
             matcher = Locked(CollectionQueryMatcher(query, schema: schema, rules: rules))
-            driver = refresh.asObservable()
-                .startWith(())
+            driver = refresh.triggers()
                 .map { _ in compute() }
                 .distinctUntilChanged()
                 .do(onDispose: onIdle)

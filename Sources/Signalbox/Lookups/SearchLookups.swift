@@ -10,7 +10,7 @@ import Synchronization
 /// answers with it at once; identical requests that arrive meanwhile wait for
 /// that one computation (single-flight), and later ones get the result
 /// replayed. A live query (`driver(for:)`) gives its entry a `Driver`,
-/// `refresh.startWith(()).flatMapLatest { compute }`, which writes that affect
+/// `refresh.triggers().flatMapLatest { compute }`, which writes that affect
 /// the query refresh; entries without one are only marked stale by writes and
 /// recomputed by their next request. Evicting an entry (size bound, TTL)
 /// disposes what it holds.
@@ -67,8 +67,7 @@ final class SearchLookups: Sendable {
             let lastGood = Observable<SearchPayload>.deferred {
                 state.withLock { $0.latest }.map { .just($0) } ?? .empty()
             }
-            driver = refresh.asObservable()
-                .startWith(())
+            driver = refresh.triggers()
                 .flatMapLatest { _ in
                     // The first value may be one a request computed already.
                     Observable<SearchPayload>.deferred { .just(state.withLock { $0.fresh } ?? compute()) }

@@ -13,12 +13,6 @@ extension CollectionIndex {
         return PreparedBatch(index: ObjectIdentifier(self), documents: documents, segments: segments, uniqueCount: unique.count)
     }
 
-    /// Whether a current document has each of `ids`, read from one snapshot: an import's batch
-    /// counts its created and updated documents with one look-up, not one lock and snapshot each.
-    public func contains(ids: [String]) -> [Bool] {
-        snapshot.locate(ids).map { $0 != nil }
-    }
-
     /// Whether `batch` can stand for the documents `pending` adds in this index's write.
     func accepts(_ batch: PreparedBatch, pending: [String: CollectionDocument]) -> Bool {
         batch.index == ObjectIdentifier(self) && batch.uniqueCount == pending.count
