@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func aMergeOfTwoCoresIsTheCoreTheirDocumentsBuild() async {
-        let failures = await Self.offThePool { Self.mergeFailures() }
+        let failures = await offThePool { Self.mergeFailures() }
         #expect(failures.isEmpty, "\(failures.count) failures, first \(failures.prefix(3))")
     }
 
@@ -76,7 +76,7 @@ import Testing
     /// typos, several words, country and rank filters, pages) byte for byte as the same layers
     /// built from scratch do: the same hits in the same order, highlights, totals.
     @Test(arguments: [UInt64(1), 2, 3]) func anIndexOfAppendedRunsAnswersAsOneBuiltFromScratch(seed: UInt64) async {
-        let failures = await Self.offThePool { Self.appendedRunFailures(seed: seed) }
+        let failures = await offThePool { Self.appendedRunFailures(seed: seed) }
         #expect(failures.isEmpty, "\(failures.count) failures, first \(failures.prefix(3))")
     }
 
@@ -137,15 +137,6 @@ import Testing
         }
         check(!index.snapshot.middles.isEmpty || index.snapshot.delta.count > 0, "nothing left in the layers")
         return failures
-    }
-
-    /// Runs `body` on a thread of its own and returns what it returns: minutes of a debug build's
-    /// CPU on one of the two cooperative threads starved the server tests running beside it (their
-    /// one-minute time limits ran out, 27 Nov).
-    static func offThePool(_ body: @escaping @Sendable () -> [String]) async -> [String] {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: body()) }.start()
-        }
     }
 
     /// `snapshot` with its middle layers' and delta's cores built from their documents (in their

@@ -114,11 +114,7 @@ import Testing
     /// facets with stats, sorts, pages) exactly as an index built at once from the live documents.
     @Test(arguments: [1, 2, 3])
     func anIndexFedByRunsAnswersAsOneBuiltAtOnce(seed: UInt64) async {
-        // On a thread of its own: seconds of work on one of Swift's two shared task threads starve
-        // the server tests that run beside it past their time limits.
-        let failures = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: Self.fedByRunsFailures(seed: seed)) }.start()
-        }
+        let failures = await offThePool { Self.fedByRunsFailures(seed: seed) }
         #expect(failures.isEmpty, "\(failures.count) failures, first \(failures.prefix(3))")
     }
 

@@ -30,16 +30,6 @@ import Testing
         }
     }
 
-    /// Runs blocking `work` on a new thread (it waits on the gate), keeping the cooperative pool free.
-    static func offThePool(_ work: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                work()
-                continuation.resume()
-            }.start()
-        }
-    }
-
     /// Small segments merge two at a time: two writes of 8 documents start a merge.
     static let configuration = {
         var configuration = CollectionIndex.Configuration()
@@ -65,7 +55,7 @@ import Testing
             index.apply(ids.map { .delete(id: "\($0)") })
             model.withLock { model in for id in ids { model["\(id)"] = nil } }
         }
-        await Self.offThePool {
+        await offThePool {
             // Two segments of 8 (one size class, fan-in 2): the second write starts their merge.
             upsert(Array(0..<8), "Widget")
             upsert(Array(8..<16), "Widget")
@@ -109,7 +99,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("merge-save-\(UInt64.random(in: 0...UInt64.max))").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let saves = Locked<[Int]>([])
-        await Self.offThePool {
+        await offThePool {
             index.apply((0..<8).map { .upsert(F.product("\($0)", title: "Widget \($0)")) }, through: 8)
             index.apply((8..<16).map { .upsert(F.product("\($0)", title: "Widget \($0)")) }, through: 16)
             gate.reached.wait()
@@ -139,7 +129,7 @@ import Testing
     @Test func aRetiredIndexStopsMergingAndKeepsEveryWrite() async {
         let gate = Gate()
         let index = Self.index(heldAt: gate)
-        await Self.offThePool {
+        await offThePool {
             // Two segments of 8 (one size class, fan-in 2): the second write starts their merge.
             index.apply((0..<8).map { .upsert(F.product("\($0)", title: "Widget \($0)")) })
             index.apply((8..<16).map { .upsert(F.product("\($0)", title: "Widget \($0)")) })
@@ -167,7 +157,7 @@ import Testing
         let gate = Gate()
         let index = Self.index(heldAt: gate)
         index.retire()
-        await Self.offThePool {
+        await offThePool {
             index.apply((0..<8).map { .upsert(F.product("\($0)", title: "Widget \($0)")) })
             index.apply((8..<16).map { .upsert(F.product("\($0)", title: "Widget \($0)")) })
             index.waitForMerges()
