@@ -215,7 +215,7 @@ final class CollectionService: Sendable {
                 // One copy of each body, shared by the store's write and the applier's change.
                 let bodies = documents.map { Data($0.body) }
                 let first = try await store.commit(
-                    batch: zip(documents, bodies).map { .upsert(collection: name, id: $0.id, body: $1) })
+                    batch: documents.indices.map { .upsert(collection: name, id: documents[$0].id, body: bodies[$0]) })
                 if let prepared { collection.expect(prepared, from: first) }
                 let last = first + Int64(documents.count - 1)
                 committed.withLock { $0 = last }
@@ -225,9 +225,9 @@ final class CollectionService: Sendable {
                 let tally = WriteTally(sequences: first...last)
                 tallies.withLock { $0[first] = tally }
                 applier.count(tally)
-                return zip(documents, bodies).enumerated().map { offset, pair in
+                return documents.indices.map { d in
                     ChangeApplier.Change(
-                        sequence: first + Int64(offset), collection: name, id: pair.0.id, record: pair.0, body: pair.1)
+                        sequence: first + Int64(d), collection: name, id: documents[d].id, record: documents[d], body: bodies[d])
                 }
             },
             apply: { changes in

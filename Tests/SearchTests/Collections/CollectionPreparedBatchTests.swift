@@ -52,6 +52,21 @@ import Testing
         #expect(index.count == 10)
     }
 
+    /// An import's usual batch: each id once (the write then keeps no map of the batch's ids).
+    /// Its documents that replace held ones still mask them and report them.
+    @Test func aBatchOfDistinctIdsMasksAndReportsTheVersionsItReplaces() {
+        let index = CollectionIndex(schema: F.products, documents: (0..<8).map { F.product("\($0)", title: "Widget \($0)") }, configuration: Self.configuration())
+        let documents = [F.product("2", title: "Gadget two"), F.product("30", title: "Gadget 30"), F.product("7", title: "Gadget seven")]
+        let batch = index.prepare(documents)
+        let outcomes = index.apply(documents.map(CollectionChange.upsert), through: 9, prepared: batch)
+        #expect(index.snapshot.parts.last?.segment === batch.segments.first)
+        #expect(outcomes.map { $0.previous?.values[0] } == [.string("Widget 2"), nil, .string("Widget 7")])
+        #expect(index.count == 9 && index.sequence == 9)
+        #expect(index.search(CollectionQuery(text: "widget", limit: 10)).total == 6)
+        #expect(Set(F.ids(index.search(CollectionQuery(text: "gadget", limit: 10)))) == ["2", "30", "7"])
+        #expect(index.document(id: "7")?.values[0] == .string("Gadget seven"))
+    }
+
     @Test func aBatchAnotherIndexPreparedIsIndexedAsUsual() {
         let index = CollectionIndex(schema: F.products, configuration: Self.configuration())
         let other = CollectionIndex(schema: F.products, configuration: Self.configuration())

@@ -212,6 +212,13 @@ private struct FoldedValues {
 
     /// The number of `text`'s folded value (``StringColumn/fold(_:)``), adding it if new.
     mutating func id(of text: String) -> UInt32 {
+        // A native string's bytes are read in place (a `var` copy for `withUTF8` was one more
+        // retain and release of every value of every string column of an import).
+        if let id = text.utf8.withContiguousStorageIfAvailable({ raw in
+            StringColumn.foldsToItself(raw) ? id(folded: raw, spelling: nil) : nil
+        }), let id {
+            return id
+        }
         var contiguous = text
         return contiguous.withUTF8 { raw in
             // Most values are ASCII without capitals: their bytes are the folded value.

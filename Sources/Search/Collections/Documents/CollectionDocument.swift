@@ -1,6 +1,10 @@
 /// One document of a collection: its id, its declared values converted to their types, and its
 /// JSON body as stored and returned (undeclared fields included).
-public struct CollectionDocument: Sendable, Hashable {
+///
+/// An immutable class, equal by value: a document passes from the import's decoder to its batch,
+/// the store's change, the index write and the event history, and a struct of three references
+/// was retained three times at each of those copies.
+public final class CollectionDocument: Sendable, Hashable {
     /// The value of the schema's id field: a string, or an integer's digits as written.
     public let id: String
     /// One slot per declared field (schema order); nil when the document has no value for it.
@@ -12,6 +16,16 @@ public struct CollectionDocument: Sendable, Hashable {
         self.id = id
         self.values = values
         self.body = body
+    }
+
+    public static func == (a: CollectionDocument, b: CollectionDocument) -> Bool {
+        a === b || (a.id == b.id && a.body == b.body && a.values == b.values)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(values)
+        hasher.combine(body)
     }
 
     /// Reads and checks one JSON object against `schema`: the id field must hold a non-empty

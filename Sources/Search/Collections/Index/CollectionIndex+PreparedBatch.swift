@@ -4,7 +4,9 @@ extension CollectionIndex {
     /// For a repeated id the last one is indexed, as a write does.
     public func prepare(_ documents: [CollectionDocument]) -> PreparedBatch {
         var last = [String: Int](minimumCapacity: documents.count)
-        for (offset, document) in documents.enumerated() { last[document.id] = offset }
+        documents.withUnsafeBufferPointer { documents in  // in place: not a copy of each document (three references)
+            for offset in documents.indices { last[documents[offset].id] = offset }
+        }
         let unique = last.count == documents.count
             ? documents : documents.enumerated().filter { last[$0.element.id] == $0.offset }.map(\.element)
         let segments = stride(from: 0, to: unique.count, by: SegmentText.maxDocuments).map { start in
@@ -16,6 +18,12 @@ extension CollectionIndex {
     /// Whether `batch` can stand for the documents `pending` adds in this index's write.
     func accepts(_ batch: PreparedBatch, pending: [String: CollectionDocument]) -> Bool {
         batch.index == ObjectIdentifier(self) && batch.uniqueCount == pending.count
+    }
+
+    /// Whether `batch` stands for a write of `count` changes, all of them its upserts (the caller
+    /// checked it ``PreparedBatch/covers(_:)`` them), each id once.
+    func accepts(_ batch: PreparedBatch, distinct count: Int) -> Bool {
+        batch.index == ObjectIdentifier(self) && batch.uniqueCount == count && batch.count == count
     }
 }
 
