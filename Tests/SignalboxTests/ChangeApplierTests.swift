@@ -257,5 +257,29 @@ import Testing
         applier.offer([shop(11, "d")])
         await EventEndpointsTests.applied(applier, 12)
         #expect(split.counted == WriteTally.Counts(created: 2, updated: 1))
+
+        // Made before its batch is committed (an import's, on PostgreSQL): the follower may read
+        // the batch back and apply it before the commit returns with its numbers. What was
+        // applied after the tally was made is kept by number, and counted once they are known;
+        // another writer's change (13) is not.
+        let early = WriteTally(after: 12)
+        applier.count(early)
+        applier.offer([shop(13, "x"), shop(14, "a"), shop(15, "y")])
+        await EventEndpointsTests.applied(applier, 15)
+        #expect(early.counted == WriteTally.Counts())
+        early.close(to: 14...16)
+        #expect(early.counted == WriteTally.Counts(created: 1, updated: 1))
+        applier.offer([shop(16, "x")])
+        await EventEndpointsTests.applied(applier, 16)
+        #expect(early.counted == WriteTally.Counts(created: 1, updated: 2))
+
+        // A batch that failed to commit: nothing counted, and the applier lets go of it.
+        let failed = WriteTally(after: 16)
+        applier.count(failed)
+        failed.abandon()
+        applier.offer([shop(17, "z")])
+        await EventEndpointsTests.applied(applier, 17)
+        #expect(failed.counted == WriteTally.Counts())
+        #expect(!failed.wants(17...17) && failed.isDone(servedThrough: 0))
     }
 }

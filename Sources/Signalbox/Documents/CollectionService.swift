@@ -214,17 +214,24 @@ final class CollectionService: Sendable {
                 }
                 // One copy of each body, shared by the store's write and the applier's change.
                 let bodies = documents.map { Data($0.body) }
-                let first = try await store.commit(
-                    batch: documents.indices.map { .upsert(collection: name, id: documents[$0].id, body: bodies[$0]) })
+                // Counted from before the batch is committed, not from its own index write: on
+                // PostgreSQL the follower may read the batch back and apply it first, even before
+                // the commit returns here. Its numbers come after this import's batches before it.
+                let tally = WriteTally(after: max(committed.withLock { $0 }, applier.applied.value))
+                applier.count(tally)
+                let first: Int64
+                do {
+                    first = try await store.commit(
+                        batch: documents.indices.map { .upsert(collection: name, id: documents[$0].id, body: bodies[$0]) })
+                } catch {
+                    tally.abandon()
+                    throw error
+                }
                 if let prepared { collection.expect(prepared, from: first) }
                 let last = first + Int64(documents.count - 1)
                 committed.withLock { $0 = last }
-                // Counted from the moment the batch is durable, not from its own index write: on
-                // PostgreSQL the follower may read the batch back and apply it first, while the
-                // batch before is still being applied.
-                let tally = WriteTally(sequences: first...last)
+                tally.close(to: first...last)
                 tallies.withLock { $0[first] = tally }
-                applier.count(tally)
                 return documents.indices.map { d in
                     ChangeApplier.Change(
                         sequence: first + Int64(d), collection: name, id: documents[d].id, record: documents[d], body: bodies[d])
@@ -250,9 +257,9 @@ final class CollectionService: Sendable {
                 guard isServed else {
                     throw NotAppliedInTime(sequence: last, limit: applyWait, isDurableWrite: true, waitsForRebuild: true)
                 }
-                // Changes applied in the instant between the commit's return and the tally's
-                // registration were not counted: what they replaced cannot be told after the fact,
-                // they count as created.
+                // A change applied without outcomes (a replica that caught up from the documents,
+                // the log having dropped what it missed) was not counted: what it replaced cannot
+                // be told after the fact, it counts as created.
                 var counts = tally.counted
                 counts.created += changes.count - counts.total
                 return counts

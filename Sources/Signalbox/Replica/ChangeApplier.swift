@@ -151,10 +151,11 @@ final class ChangeApplier: Sendable {
         queue.async { [self] in drain() }
     }
 
-    /// Counts the changes numbered `tally.sequences` as they are applied, whoever offers them.
+    /// Counts the changes `tally` is for as they are applied, whoever offers them (an open
+    /// tally: every change applied until it is closed, kept by number).
     func count(_ tally: WriteTally) {
         state.withLock { state in
-            if tally.sequences.upperBound > state.applied { state.tallies.append(tally) }
+            if !tally.isDone(servedThrough: state.applied) { state.tallies.append(tally) }
         }
     }
 
@@ -291,7 +292,7 @@ final class ChangeApplier: Sendable {
     private func serve(_ sequence: Int64) {
         let ready = state.withLock { state -> [AppliedWaiter] in
             state.served = sequence
-            if !state.tallies.isEmpty { state.tallies.removeAll { $0.sequences.upperBound <= sequence } }
+            if !state.tallies.isEmpty { state.tallies.removeAll { $0.isDone(servedThrough: sequence) } }
             guard !state.waiters.isEmpty else { return [] }
             var ready: [AppliedWaiter] = []
             for (waited, waiters) in state.waiters where waited <= sequence {
@@ -438,7 +439,7 @@ final class ChangeApplier: Sendable {
     private func count(_ sequences: [Int64], _ outcomes: [CollectionChangeOutcome]) {
         let tallies = state.withLock { $0.tallies }
         guard !tallies.isEmpty, let first = sequences.first, let last = sequences.last else { return }
-        for tally in tallies where tally.sequences.overlaps(min(first, last)...max(first, last)) {
+        for tally in tallies where tally.wants(min(first, last)...max(first, last)) {
             tally.count(sequences) { c in c < outcomes.count && outcomes[c].previous != nil }
         }
     }
